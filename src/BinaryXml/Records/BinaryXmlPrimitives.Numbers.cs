@@ -1,0 +1,92 @@
+using System.Buffers.Binary;
+
+namespace BinaryXml;
+
+public static partial class BinaryXmlPrimitives
+{
+    /// <summary>Writes an Int16Text payload (2 bytes).</summary>
+    public static int WriteInt16(Span<byte> destination, short value) { BinaryPrimitives.WriteInt16LittleEndian(destination, value); return 2; }
+
+    /// <summary>Writes an Int32Text payload (4 bytes).</summary>
+    public static int WriteInt32(Span<byte> destination, int value) { BinaryPrimitives.WriteInt32LittleEndian(destination, value); return 4; }
+
+    /// <summary>Writes an Int64Text payload (8 bytes).</summary>
+    public static int WriteInt64(Span<byte> destination, long value) { BinaryPrimitives.WriteInt64LittleEndian(destination, value); return 8; }
+
+    /// <summary>Writes a UInt64Text payload (8 bytes).</summary>
+    public static int WriteUInt64(Span<byte> destination, ulong value) { BinaryPrimitives.WriteUInt64LittleEndian(destination, value); return 8; }
+
+    /// <summary>Writes a FloatText payload (4 bytes, IEEE-754 binary32; NaN payload bits are kept).</summary>
+    public static int WriteSingle(Span<byte> destination, float value) { BinaryPrimitives.WriteSingleLittleEndian(destination, value); return 4; }
+
+    /// <summary>Writes a DoubleText payload (8 bytes, IEEE-754 binary64).</summary>
+    public static int WriteDouble(Span<byte> destination, double value) { BinaryPrimitives.WriteDoubleLittleEndian(destination, value); return 8; }
+
+    /// <summary>
+    /// Writes a DecimalText payload: the four 32-bit words <c>flags, hi, lo, mid</c>, little-endian (the in-memory
+    /// System.Decimal layout; MC-NBFX 2.2.3.11). The scale is kept: 1.0m and 1m differ on the wire.
+    /// </summary>
+    public static int WriteDecimal(Span<byte> destination, decimal value)
+    {
+        Span<int> bits = stackalloc int[4];
+        decimal.GetBits(value, bits); // lo, mid, hi, flags
+        BinaryPrimitives.WriteInt32LittleEndian(destination, bits[3]);
+        BinaryPrimitives.WriteInt32LittleEndian(destination[4..], bits[2]);
+        BinaryPrimitives.WriteInt32LittleEndian(destination[8..], bits[0]);
+        BinaryPrimitives.WriteInt32LittleEndian(destination[12..], bits[1]);
+        return 16;
+    }
+
+    /// <summary>Reads an Int8Text payload.</summary>
+    public static bool TryReadInt8(ReadOnlySpan<byte> source, out sbyte value)
+    {
+        if (source.IsEmpty) { value = 0; return false; }
+        value = (sbyte)source[0];
+        return true;
+    }
+
+    /// <summary>Reads an Int16Text payload.</summary>
+    public static bool TryReadInt16(ReadOnlySpan<byte> source, out short value) => BinaryPrimitives.TryReadInt16LittleEndian(source, out value);
+
+    /// <summary>Reads an Int32Text payload.</summary>
+    public static bool TryReadInt32(ReadOnlySpan<byte> source, out int value) => BinaryPrimitives.TryReadInt32LittleEndian(source, out value);
+
+    /// <summary>Reads an Int64Text payload.</summary>
+    public static bool TryReadInt64(ReadOnlySpan<byte> source, out long value) => BinaryPrimitives.TryReadInt64LittleEndian(source, out value);
+
+    /// <summary>Reads a UInt64Text payload.</summary>
+    public static bool TryReadUInt64(ReadOnlySpan<byte> source, out ulong value) => BinaryPrimitives.TryReadUInt64LittleEndian(source, out value);
+
+    /// <summary>Reads a FloatText payload.</summary>
+    public static bool TryReadSingle(ReadOnlySpan<byte> source, out float value)
+    {
+        if (source.Length < 4) { value = 0; return false; }
+        value = BinaryPrimitives.ReadSingleLittleEndian(source);
+        return true;
+    }
+
+    /// <summary>Reads a DoubleText payload.</summary>
+    public static bool TryReadDouble(ReadOnlySpan<byte> source, out double value)
+    {
+        if (source.Length < 8) { value = 0; return false; }
+        value = BinaryPrimitives.ReadDoubleLittleEndian(source);
+        return true;
+    }
+
+    /// <summary>
+    /// Reads a DecimalText payload. Unlike .NET's reader (which reinterprets the bytes unchecked), a payload whose
+    /// flags word has reserved bits set or a scale above 28 is rejected.
+    /// </summary>
+    public static bool TryReadDecimal(ReadOnlySpan<byte> source, out decimal value)
+    {
+        value = 0;
+        if (source.Length < 16) return false;
+        int flags = BinaryPrimitives.ReadInt32LittleEndian(source);
+        if ((flags & 0x7F00FFFF) != 0 || ((flags >> 16) & 0xFF) > 28) return false;
+        int hi = BinaryPrimitives.ReadInt32LittleEndian(source[4..]);
+        int lo = BinaryPrimitives.ReadInt32LittleEndian(source[8..]);
+        int mid = BinaryPrimitives.ReadInt32LittleEndian(source[12..]);
+        value = new decimal(lo, mid, hi, flags < 0, (byte)((flags >> 16) & 0xFF));
+        return true;
+    }
+}

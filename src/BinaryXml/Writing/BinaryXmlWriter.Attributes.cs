@@ -1,0 +1,474 @@
+using System.Buffers;
+using System.Xml;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    // XmlBaseWriter level: xml:* and xmlns:* attributes keep their value as a string.
+    private string? _attributeLocalName;
+    private string? _attributeValue;
+    private bool _isXmlAttribute;
+    private bool _isXmlnsAttribute;
+
+    // Node level: an attribute's text is captured and written as one record at its end.
+    private bool _inAttribute;
+    private bool _wroteAttributeValue;
+    private AttributeCapture _capture;
+
+    private void ResetAttributeState()
+    {
+        _attributeLocalName = null;
+        _attributeValue = null;
+        _isXmlAttribute = false;
+        _isXmlnsAttribute = false;
+        _inAttribute = false;
+        _wroteAttributeValue = false;
+        _capture.Clear();
+    }
+
+    /// <summary>Starts an attribute with no namespace.</summary>
+    public void WriteStartAttribute(string localName) => WriteStartAttribute(null, localName, null);
+
+    /// <summary>Starts an attribute in a namespace; a prefix is found in scope or generated (a–z, then dNpM).</summary>
+    public void WriteStartAttribute(string localName, string? ns) => WriteStartAttribute(null, localName, ns);
+
+    /// <summary>
+    /// Starts an attribute (MC-NBFX 2.2.2). The value is what is written until <see cref="WriteEndAttribute"/>:
+    /// strings, dictionary strings and base64 are captured and written as one text record; a typed value is written
+    /// directly, and only one typed value is allowed. <c>xmlns</c> attributes become namespace declarations.
+    /// </summary>
+    public void WriteStartAttribute(string? prefix, string localName, string? ns)
+    {
+        StartAttribute(ref prefix, localName, ns, null);
+        if (!_isXmlnsAttribute) WriteAttributeNode(prefix, localName);
+    }
+
+    /// <summary>Starts an attribute whose name may be written as a dictionary id.</summary>
+    public void WriteStartAttribute(XmlDictionaryString localName, XmlDictionaryString? ns) => WriteStartAttribute(null, localName, ns);
+
+    /// <summary>Starts an attribute whose name may be written as a dictionary id.</summary>
+    public void WriteStartAttribute(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
+    {
+        ArgumentNullException.ThrowIfNull(localName);
+        StartAttribute(ref prefix, localName.Value, ns?.Value, ns);
+        if (_isXmlnsAttribute) return;
+        if (!TryGetKey(localName, out int key))
+        {
+            WriteAttributeNode(prefix, localName.Value);
+            return;
+        }
+        if (prefix.Length == 0)
+        {
+            WriteNode(RecordType.ShortDictionaryAttribute);
+        }
+        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+        {
+            WriteNode(LetterRecord(RecordType.PrefixDictionaryAttributeA, prefix[0]));
+        }
+        else
+        {
+            WriteNode(RecordType.DictionaryAttribute);
+            WriteName(prefix);
+        }
+        WriteMultiByteInt31(key);
+        _inAttribute = true;
+        _wroteAttributeValue = false;
+    }
+
+    private void WriteAttributeNode(string prefix, string localName)
+    {
+        if (prefix.Length == 0)
+        {
+            WriteNode(RecordType.ShortAttribute);
+        }
+        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+        {
+            WriteNode(LetterRecord(RecordType.PrefixAttributeA, prefix[0]));
+        }
+        else
+        {
+            WriteNode(RecordType.Attribute);
+            WriteName(prefix);
+        }
+        WriteName(localName);
+        _inAttribute = true;
+        _wroteAttributeValue = false;
+    }
+
+    private void StartAttribute([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
+    {
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute) WriteEndAttribute();
+        if (localName is null || (localName.Length == 0 && prefix != "xmlns")) throw new ArgumentNullException(nameof(localName));
+        if (_writeState != WriteState.Element)
+            ThrowHelper.ThrowInvalidOperation($"WriteStartAttribute cannot be called while the writer is in the {_writeState} state.");
+
+        if (prefix is null)
+        {
+            if (ns == XmlnsNamespace && localName != "xmlns") prefix = "xmlns";
+            else if (ns == XmlNamespace) prefix = "xml";
+            else prefix = string.Empty;
+        }
+        if (prefix.Length == 0 && localName == "xmlns")
+        {
+            prefix = "xmlns";
+            localName = string.Empty;
+        }
+
+        _isXmlnsAttribute = false;
+        _isXmlAttribute = false;
+        if (prefix == "xml")
+        {
+            if (ns is not null && ns != XmlNamespace)
+                ThrowHelper.ThrowArgument($"The prefix 'xml' is bound to the namespace '{XmlNamespace}' and cannot be changed to '{ns}'.", nameof(ns));
+            _isXmlAttribute = true;
+            _attributeValue = string.Empty;
+            _attributeLocalName = localName;
+        }
+        else if (prefix == "xmlns")
+        {
+            if (ns is not null && ns != XmlnsNamespace)
+                ThrowHelper.ThrowArgument($"The prefix 'xmlns' is bound to the namespace '{XmlnsNamespace}' and cannot be changed to '{ns}'.", nameof(ns));
+            _isXmlnsAttribute = true;
+            _attributeValue = string.Empty;
+            _attributeLocalName = localName;
+        }
+        else if (ns is null)
+        {
+            if (prefix.Length != 0 && _nsMgr.LookupNamespace(prefix) is null)
+                ThrowHelper.ThrowArgument($"The prefix '{prefix}' is not defined.", nameof(prefix));
+        }
+        else if (ns.Length == 0)
+        {
+            if (prefix.Length != 0) ThrowHelper.ThrowArgument("The empty namespace requires a null or empty prefix.", nameof(prefix));
+        }
+        else if (prefix.Length == 0)
+        {
+            string? found = _nsMgr.LookupAttributePrefix(ns);
+            if (found is null)
+            {
+                if (ns == XmlnsNamespace) ThrowHelper.ThrowArgument($"The namespace '{ns}' can only be bound to the prefix 'xmlns'.", nameof(ns));
+                if (ns == XmlNamespace) ThrowHelper.ThrowArgument($"The namespace '{ns}' can only be bound to the prefix 'xml'.", nameof(ns));
+                found = GeneratePrefix(ns, xNs);
+            }
+            prefix = found;
+        }
+        else
+        {
+            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
+        }
+        _writeState = WriteState.Attribute;
+    }
+
+    /// <summary>Ends the current attribute, writing its captured value as one text record (EmptyText when nothing was written).</summary>
+    public void WriteEndAttribute()
+    {
+        ThrowIfClosed();
+        if (_writeState != WriteState.Attribute)
+            ThrowHelper.ThrowInvalidOperation($"WriteEndAttribute cannot be called while the writer is in the {_writeState} state.");
+        FlushBase64();
+        try
+        {
+            if (_isXmlAttribute)
+            {
+                if (_attributeLocalName == "lang")
+                {
+                    _nsMgr.AddLangAttribute(_attributeValue!);
+                }
+                else if (_attributeLocalName == "space")
+                {
+                    if (_attributeValue == "preserve") _nsMgr.AddSpaceAttribute(XmlSpace.Preserve);
+                    else if (_attributeValue == "default") _nsMgr.AddSpaceAttribute(XmlSpace.Default);
+                    else ThrowHelper.ThrowArgument($"'{_attributeValue}' is not a valid xml:space value. Valid values are 'default' and 'preserve'.", null);
+                }
+                _isXmlAttribute = false;
+                _attributeLocalName = null;
+                _attributeValue = null;
+            }
+            if (_isXmlnsAttribute)
+            {
+                _nsMgr.AddNamespaceIfNotDeclared(_attributeLocalName!, _attributeValue!, null);
+                _isXmlnsAttribute = false;
+                _attributeLocalName = null;
+                _attributeValue = null;
+            }
+            else
+            {
+                _inAttribute = false;
+                if (!_wroteAttributeValue) _capture.WriteTo(this);
+                _textNodeStart = -1;
+                _model.TextNodeInBuffer = false;
+            }
+        }
+        finally
+        {
+            _writeState = WriteState.Element;
+        }
+    }
+
+    /// <summary>Writes an attribute with a string value.</summary>
+    public void WriteAttributeString(string localName, string? value) => WriteAttributeString(null, localName, null, value);
+
+    /// <summary>Writes an attribute with a string value.</summary>
+    public void WriteAttributeString(string? prefix, string localName, string? ns, string? value)
+    {
+        WriteStartAttribute(prefix, localName, ns);
+        WriteString(value);
+        WriteEndAttribute();
+    }
+
+    /// <summary>Writes an attribute with a dictionary name and a string value.</summary>
+    public void WriteAttributeString(XmlDictionaryString localName, XmlDictionaryString? ns, string? value)
+    {
+        WriteStartAttribute(null, localName, ns);
+        WriteString(value);
+        WriteEndAttribute();
+    }
+
+    /// <summary>
+    /// Declares a namespace on the current element. With a null <paramref name="prefix"/> an existing prefix is
+    /// reused or one is generated. The record is written when the start tag closes, after the attributes.
+    /// </summary>
+    public void WriteXmlnsAttribute(string? prefix, string ns)
+    {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(ns);
+        if (_writeState != WriteState.Element)
+            ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
+        if (prefix is null)
+        {
+            if (_nsMgr.LookupPrefix(ns) is null) GeneratePrefix(ns, null);
+        }
+        else
+        {
+            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, null);
+        }
+    }
+
+    /// <summary>Declares a namespace whose record may carry a dictionary id.</summary>
+    public void WriteXmlnsAttribute(string? prefix, XmlDictionaryString ns)
+    {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(ns);
+        if (_writeState != WriteState.Element)
+            ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
+        if (prefix is null)
+        {
+            if (_nsMgr.LookupPrefix(ns.Value) is null) GeneratePrefix(ns.Value, ns);
+        }
+        else
+        {
+            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns.Value, ns);
+        }
+    }
+
+    private string GeneratePrefix(string ns, XmlDictionaryString? xNs)
+    {
+        if (_writeState is not (WriteState.Element or WriteState.Attribute))
+            ThrowHelper.ThrowInvalidOperation($"A prefix cannot be generated while the writer is in the {_writeState} state.");
+        string? prefix = _nsMgr.AddGeneratedNamespace(ns, xNs);
+        if (prefix is not null) return prefix;
+        while (true)
+        {
+            int id = _prefixIds[_depth]++;
+            prefix = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"d{_depth}p{id}");
+            if (_nsMgr.LookupNamespace(prefix) is null)
+            {
+                _nsMgr.AddNamespace(prefix, ns, xNs);
+                return prefix;
+            }
+        }
+    }
+
+    /// <summary>Writes an xmlns record (MC-NBFX 2.2.2.5–2.2.2.8).</summary>
+    private void WriteXmlnsNode(string prefix, string ns)
+    {
+        if (prefix.Length == 0)
+        {
+            WriteNode(RecordType.ShortXmlnsAttribute);
+        }
+        else
+        {
+            WriteNode(RecordType.XmlnsAttribute);
+            WriteName(prefix);
+        }
+        WriteName(ns);
+    }
+
+    private void WriteXmlnsNode(string prefix, XmlDictionaryString ns)
+    {
+        if (!TryGetKey(ns, out int key))
+        {
+            WriteXmlnsNode(prefix, ns.Value);
+            return;
+        }
+        if (prefix.Length == 0)
+        {
+            WriteNode(RecordType.ShortDictionaryXmlnsAttribute);
+        }
+        else
+        {
+            WriteNode(RecordType.DictionaryXmlnsAttribute);
+            WriteName(prefix);
+        }
+        WriteMultiByteInt31(key);
+    }
+
+    private void WroteAttributeValue()
+    {
+        if (_wroteAttributeValue && !_inList) ThrowHelper.ThrowInvalidOperation("Only a single typed value may be written inside an attribute or content.");
+        _wroteAttributeValue = true;
+    }
+
+    private void AppendAttributeText(string value)
+    {
+        _attributeValue = _attributeValue!.Length == 0 ? value : _attributeValue + value;
+    }
+
+    /// <summary>
+    /// An attribute value being collected, as .NET's node writer collects it: text (concatenated), one dictionary
+    /// string, or bytes. Mixing kinds turns everything into text. Like .NET, a capture that is not written (because
+    /// a typed value was) stays and is prepended to the next attribute's captured text.
+    /// </summary>
+    private struct AttributeCapture
+    {
+        private char[]? _text;
+        private int _textLength;
+        private bool _hasText;
+        private XmlDictionaryString? _dictionaryText;
+        private byte[]? _bytes;
+        private int _byteCount;
+        private bool _hasBytes;
+
+        public void Clear()
+        {
+            _hasText = false;
+            _textLength = 0;
+            _dictionaryText = null;
+            _hasBytes = false;
+            _byteCount = 0;
+        }
+
+        public void AddText(ReadOnlySpan<char> s)
+        {
+            if (_hasBytes)
+            {
+                _hasBytes = false;
+                ReplaceText([]);
+                AppendBase64(_bytes.AsSpan(0, _byteCount));
+                _byteCount = 0;
+            }
+            if (_dictionaryText is not null)
+            {
+                ReplaceText(_dictionaryText.Value);
+                _dictionaryText = null;
+            }
+            if (!_hasText) ReplaceText(s);
+            else Append(s);
+        }
+
+        public void AddText(XmlDictionaryString s)
+        {
+            if (_hasText || _hasBytes) AddText(s.Value);
+            else _dictionaryText = s;
+        }
+
+        public void AddBase64(ReadOnlySpan<byte> trail, ReadOnlySpan<byte> data)
+        {
+            if (_hasText || _dictionaryText is not null)
+            {
+                AddText([]);
+                AppendBase64(trail);
+                AppendBase64(data);
+                return;
+            }
+            EnsureBytes(_byteCount + trail.Length + data.Length);
+            trail.CopyTo(_bytes.AsSpan(_byteCount));
+            _byteCount += trail.Length;
+            data.CopyTo(_bytes.AsSpan(_byteCount));
+            _byteCount += data.Length;
+            _hasBytes = true;
+        }
+
+        public void WriteTo(BinaryXmlWriter writer)
+        {
+            if (_hasText)
+            {
+                _hasText = false;
+                int length = _textLength;
+                _textLength = 0;
+                if (length == 0) writer.WriteTextNode(RecordType.EmptyText);
+                else writer.WriteTextNode(_text.AsSpan(0, length));
+            }
+            else if (_dictionaryText is not null)
+            {
+                XmlDictionaryString s = _dictionaryText;
+                _dictionaryText = null;
+                writer.WriteDictionaryTextNode(s);
+            }
+            else if (_hasBytes)
+            {
+                _hasBytes = false;
+                int count = _byteCount;
+                _byteCount = 0;
+                writer.WriteBytesNode([], _bytes.AsSpan(0, count));
+            }
+            else
+            {
+                writer.WriteTextNode(RecordType.EmptyText);
+            }
+        }
+
+        private void ReplaceText(ReadOnlySpan<char> s)
+        {
+            _hasText = true;
+            _textLength = 0;
+            Append(s);
+        }
+
+        private void Append(ReadOnlySpan<char> s)
+        {
+            EnsureText(_textLength + s.Length);
+            s.CopyTo(_text.AsSpan(_textLength));
+            _textLength += s.Length;
+        }
+
+        private void AppendBase64(ReadOnlySpan<byte> data)
+        {
+            if (data.IsEmpty) return;
+            int length = checked((data.Length + 2) / 3 * 4);
+            EnsureText(_textLength + length);
+            Convert.TryToBase64Chars(data, _text.AsSpan(_textLength), out int written);
+            _textLength += written;
+        }
+
+        private void EnsureText(int size)
+        {
+            if (_text is null || _text.Length < size)
+            {
+                char[] next = ArrayPool<char>.Shared.Rent(Math.Max(size, 64));
+                if (_text is not null)
+                {
+                    _text.AsSpan(0, _textLength).CopyTo(next);
+                    ArrayPool<char>.Shared.Return(_text);
+                }
+                _text = next;
+            }
+        }
+
+        private void EnsureBytes(int size)
+        {
+            if (_bytes is null || _bytes.Length < size)
+            {
+                byte[] next = ArrayPool<byte>.Shared.Rent(Math.Max(size, 64));
+                if (_bytes is not null)
+                {
+                    _bytes.AsSpan(0, _byteCount).CopyTo(next);
+                    ArrayPool<byte>.Shared.Return(_bytes);
+                }
+                _bytes = next;
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    // Bytes held back so that every Bytes record but the last has a length divisible by 3 (dotnet-behaviour 2.6).
+    private byte[] _trailBytes = new byte[3];
+    private int _trailByteCount;
+
+    /// <summary>Writes binary data as Bytes records (rendered base64), holding back 1–2 bytes between calls as .NET does.</summary>
+    public void WriteBase64(byte[] buffer, int index, int count)
+    {
+        ValidateBufferArguments(buffer, index, count);
+        WriteBase64(buffer.AsSpan(index, count));
+    }
+
+    /// <summary>Writes binary data as Bytes records.</summary>
+    public void WriteBase64(ReadOnlySpan<byte> data)
+    {
+        ThrowIfClosed();
+        if (data.IsEmpty) return;
+        if (_trailByteCount > 0)
+        {
+            int take = Math.Min(3 - _trailByteCount, data.Length);
+            data[..take].CopyTo(_trailBytes.AsSpan(_trailByteCount));
+            _trailByteCount += take;
+            data = data[take..];
+        }
+        int total = _trailByteCount + data.Length;
+        int emit = total - total % 3;
+        if (emit >= 3)
+        {
+            ReadOnlySpan<byte> body = data[..(emit - _trailByteCount)];
+            if (_attributeValue is not null)
+            {
+                AppendAttributeText(Convert.ToBase64String(_trailBytes.AsSpan(0, _trailByteCount)));
+                AppendAttributeText(Convert.ToBase64String(body));
+            }
+            if (!_isXmlnsAttribute)
+            {
+                StartContent();
+                WriteBase64Node(_trailBytes.AsSpan(0, _trailByteCount), body);
+            }
+            _trailByteCount = total - emit;
+            data[^_trailByteCount..].CopyTo(_trailBytes);
+        }
+        else
+        {
+            data.CopyTo(_trailBytes.AsSpan(_trailByteCount));
+            _trailByteCount += data.Length;
+        }
+    }
+
+    /// <summary>Writes binary data as a hex string (BinHex is text in binary XML).</summary>
+    public void WriteBinHex(byte[] buffer, int index, int count)
+    {
+        ThrowIfClosed();
+        ValidateBufferArguments(buffer, index, count);
+        WriteRaw(Convert.ToHexString(buffer, index, count));
+    }
+
+    private void FlushBase64()
+    {
+        if (_trailByteCount == 0) return;
+        if (_attributeValue is not null) AppendAttributeText(Convert.ToBase64String(_trailBytes.AsSpan(0, _trailByteCount)));
+        if (!_isXmlnsAttribute)
+        {
+            StartContent();
+            WriteBase64Node(_trailBytes.AsSpan(0, _trailByteCount), []);
+        }
+        _trailByteCount = 0;
+    }
+
+    private void WriteBase64Node(ReadOnlySpan<byte> trail, ReadOnlySpan<byte> data)
+    {
+        if (_inAttribute) _capture.AddBase64(trail, data);
+        else WriteBytesNode(trail, data);
+    }
+
+    /// <summary>A Bytes8/16/32 record (MC-NBFX 2.2.3.16–2.2.3.18), or EmptyText for no bytes.</summary>
+    private void WriteBytesNode(ReadOnlySpan<byte> trail, ReadOnlySpan<byte> data)
+    {
+        int length = trail.Length + data.Length;
+        if (length == 0)
+        {
+            WriteTextNode(RecordType.EmptyText);
+            return;
+        }
+        WriteTextNodeWithLength(RecordType.Bytes8Text, length);
+        if (trail.Length > 0)
+        {
+            _model.Write(trail.Length);
+            trail.CopyTo(GetSpan(trail.Length));
+            _pending += trail.Length;
+        }
+        if (data.Length > 0) WriteBlock(data);
+    }
+}

@@ -1,0 +1,268 @@
+using System.Xml;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    private enum DocumentState : byte { None, Document, Epilog, End }
+
+    private readonly NamespaceManager _nsMgr;
+    private WriteState _writeState;
+    private DocumentState _documentState;
+    private int _depth;
+    private int[] _prefixIds = new int[8];
+
+    private void ResetXmlState()
+    {
+        _writeState = WriteState.Start;
+        _documentState = DocumentState.None;
+        _depth = 0;
+        _nsMgr.Clear();
+        _inList = false;
+        ResetAttributeState();
+        _trailByteCount = 0;
+    }
+
+    /// <summary>The xml:lang in scope, as <see cref="XmlWriter.XmlLang"/>.</summary>
+    public string? XmlLang => _nsMgr.XmlLang;
+
+    /// <summary>The xml:space in scope, as <see cref="XmlWriter.XmlSpace"/>.</summary>
+    public XmlSpace XmlSpace => _nsMgr.XmlSpace;
+
+    /// <summary>The number of open elements.</summary>
+    public int CurrentDepth => _depth;
+
+    /// <summary>The prefix bound to a namespace in the current scope, or null.</summary>
+    public string? LookupPrefix(string ns)
+    {
+        ArgumentNullException.ThrowIfNull(ns);
+        ThrowIfClosed();
+        return _nsMgr.LookupPrefix(ns);
+    }
+
+    /// <summary>Marks the start of a document: afterwards only one root element is allowed. Writes nothing.</summary>
+    public void WriteStartDocument()
+    {
+        ThrowIfClosed();
+        if (_writeState != WriteState.Start)
+            ThrowHelper.ThrowInvalidOperation($"WriteStartDocument cannot be called while the writer is in the {_writeState} state.");
+        _writeState = WriteState.Prolog;
+        _documentState = DocumentState.Document;
+    }
+
+    /// <summary>Closes all open elements and ends the document.</summary>
+    public void WriteEndDocument()
+    {
+        ThrowIfClosed();
+        if (_writeState is WriteState.Start or WriteState.Prolog)
+            ThrowHelper.ThrowInvalidOperation("The document does not have a root element.");
+        FinishDocument();
+        _writeState = WriteState.Start;
+        _documentState = DocumentState.End;
+    }
+
+    private void FinishDocument()
+    {
+        if (_writeState == WriteState.Attribute) WriteEndAttribute();
+        while (_depth > 0) WriteEndElement();
+    }
+
+    /// <summary>Starts an element with no prefix in the current default namespace.</summary>
+    public void WriteStartElement(string localName) => WriteStartElement(null, localName, null);
+
+    /// <summary>Starts an element in a namespace, declaring it on the element when it is not in scope.</summary>
+    public void WriteStartElement(string localName, string? ns) => WriteStartElement(null, localName, ns);
+
+    /// <summary>
+    /// Starts an element. With a null <paramref name="ns"/> the prefix must be bound; with a null
+    /// <paramref name="prefix"/> the prefix in scope for the namespace is used, or the namespace becomes the default
+    /// namespace of the element (MC-NBFX 2.2.1; record choice as in dotnet-behaviour 2.2).
+    /// </summary>
+    public void WriteStartElement(string? prefix, string localName, string? ns)
+    {
+        StartElement(ref prefix, localName, ns, null);
+        WriteElementNode(prefix, localName);
+    }
+
+    /// <summary>Starts an element whose name and namespace may be written as dictionary ids.</summary>
+    public void WriteStartElement(XmlDictionaryString localName, XmlDictionaryString? ns) => WriteStartElement(null, localName, ns);
+
+    /// <summary>
+    /// Starts an element whose local name is written as a dictionary id when the static dictionary or the session
+    /// has it, and whose namespace declaration (if one is needed) uses a dictionary id likewise.
+    /// </summary>
+    public void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
+    {
+        ArgumentNullException.ThrowIfNull(localName);
+        StartElement(ref prefix, localName.Value, ns?.Value, ns);
+        if (TryGetKey(localName, out int key))
+        {
+            if (prefix.Length == 0)
+            {
+                WriteNode(RecordType.ShortDictionaryElement);
+            }
+            else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+            {
+                WriteNode(LetterRecord(RecordType.PrefixDictionaryElementA, prefix[0]));
+            }
+            else
+            {
+                WriteNode(RecordType.DictionaryElement);
+                WriteName(prefix);
+            }
+            WriteMultiByteInt31(key);
+        }
+        else
+        {
+            WriteElementNode(prefix, localName.Value);
+        }
+    }
+
+    private void WriteElementNode(string prefix, string localName)
+    {
+        if (prefix.Length == 0)
+        {
+            WriteNode(RecordType.ShortElement);
+        }
+        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+        {
+            WriteNode(LetterRecord(RecordType.PrefixElementA, prefix[0]));
+        }
+        else
+        {
+            WriteNode(RecordType.Element);
+            WriteName(prefix);
+        }
+        WriteName(localName);
+    }
+
+    private void StartElement([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
+    {
+        ThrowIfClosed();
+        if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
+        ArgumentNullException.ThrowIfNull(localName);
+        if (localName.Length == 0) ThrowHelper.ThrowArgument("The empty string is not a valid local name.", nameof(localName));
+        if (_writeState == WriteState.Attribute)
+            ThrowHelper.ThrowInvalidOperation("WriteStartElement cannot be called while the writer is in the Attribute state.");
+
+        FlushBase64();
+        AutoComplete(WriteState.Element);
+        EnterScope();
+        if (ns is null)
+        {
+            prefix ??= string.Empty;
+            if (_nsMgr.LookupNamespace(prefix) is null) ThrowHelper.ThrowArgument($"The prefix '{prefix}' is not defined.", nameof(prefix));
+        }
+        else if (prefix is null)
+        {
+            prefix = _nsMgr.LookupPrefix(ns);
+            if (prefix is null)
+            {
+                prefix = string.Empty;
+                _nsMgr.AddNamespace(string.Empty, ns, xNs);
+            }
+        }
+        else
+        {
+            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
+        }
+    }
+
+    private void EnterScope()
+    {
+        _nsMgr.EnterScope();
+        _depth++;
+        if (_depth == _prefixIds.Length) Array.Resize(ref _prefixIds, _prefixIds.Length * 2);
+        _prefixIds[_depth] = 0;
+    }
+
+    private void ExitScope()
+    {
+        _depth--;
+        if (_depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        _nsMgr.ExitScope();
+    }
+
+    /// <summary>
+    /// Closes the innermost element: folded into the text record just written when the fold rule allows
+    /// (<c>…WithEndElement</c>), otherwise an EndElement record.
+    /// </summary>
+    public void WriteEndElement()
+    {
+        ThrowIfClosed();
+        if (_depth == 0) ThrowHelper.ThrowInvalidOperation("WriteEndElement cannot be called at depth 0.");
+        if (_writeState == WriteState.Attribute) WriteEndAttribute();
+        FlushBase64();
+        if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
+        WriteEndElementNode();
+        ExitScope();
+        _writeState = WriteState.Content;
+    }
+
+    /// <summary>Same as <see cref="WriteEndElement"/>: binary XML has no empty-element form.</summary>
+    public void WriteFullEndElement()
+    {
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute) WriteEndAttribute();
+        if (_writeState is not (WriteState.Element or WriteState.Content))
+            ThrowHelper.ThrowInvalidOperation($"WriteFullEndElement cannot be called while the writer is in the {_writeState} state.");
+        AutoComplete(WriteState.Content);
+        WriteEndElement();
+    }
+
+    /// <summary>Writes a complete element with string content (no record for empty content).</summary>
+    public void WriteElementString(string localName, string? value) => WriteElementString(null, localName, null, value);
+
+    /// <summary>Writes a complete element with string content.</summary>
+    public void WriteElementString(string? prefix, string localName, string? ns, string? value)
+    {
+        WriteStartElement(prefix, localName, ns);
+        if (!string.IsNullOrEmpty(value)) WriteString(value);
+        WriteEndElement();
+    }
+
+    /// <summary>Writes a complete element with dictionary name and string content.</summary>
+    public void WriteElementString(XmlDictionaryString localName, XmlDictionaryString? ns, string? value)
+    {
+        WriteStartElement(null, localName, ns);
+        WriteString(value);
+        WriteEndElement();
+    }
+
+    /// <summary>Writes a comment record (MC-NBFX 2.3.2). Comments may appear outside the root element.</summary>
+    public void WriteComment(string? text)
+    {
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowInvalidOperation("WriteComment cannot be called while the writer is in the Attribute state.");
+        text ??= string.Empty;
+        if (text.Contains("--", StringComparison.Ordinal) || text.EndsWith('-'))
+            ThrowHelper.ThrowArgument("An XML comment cannot contain '--', and '-' cannot be the last character.", nameof(text));
+        FlushElement();
+        FlushBase64();
+        WriteNode(RecordType.Comment);
+        WriteName(text);
+    }
+
+    private void FlushElement()
+    {
+        if (_writeState == WriteState.Element) AutoComplete(WriteState.Content);
+    }
+
+    private void AutoComplete(WriteState writeState)
+    {
+        if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
+        _writeState = writeState;
+    }
+
+    private void StartContent()
+    {
+        FlushElement();
+        if (_depth == 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
+    }
+
+    private void StartContent(ReadOnlySpan<char> text)
+    {
+        FlushElement();
+        if (_depth == 0 && text.IndexOfAnyExcept(" \t\r\n") >= 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
+    }
+}

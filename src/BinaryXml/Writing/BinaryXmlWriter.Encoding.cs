@@ -1,0 +1,176 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Unicode;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    private const int MaxBytesPerChar = 3;
+    // .NET transcodes long strings in chunks that each reserve their worst case in the 512-byte buffer.
+    private const int Utf8ChunkChars = InBoxBufferModel.BufferLength / MaxBytesPerChar; // 170
+    private const int Utf16ChunkChars = InBoxBufferModel.BufferLength / 2;              // 256
+    private const int ShortNameChars = 128 / MaxBytesPerChar;                          // names under 42 chars
+    private const int ShortTextChars = byte.MaxValue / MaxBytesPerChar;                 // text up to 85 chars
+
+    /// <summary>Writes a String (MC-NBFX 2.1.3) for a name, prefix, namespace or comment.</summary>
+    private void WriteName(ReadOnlySpan<char> s)
+    {
+        int n = s.Length;
+        if (n == 0)
+        {
+            _model.WriteByte();
+            GetSpan(1)[0] = 0;
+            _pending++;
+            return;
+        }
+        if (n < ShortNameChars)
+        {
+            int reservation = 1 + n * MaxBytesPerChar;
+            _model.Reserve(reservation);
+            Span<byte> span = GetSpan(reservation);
+            int length = TranscodeUtf8(s, span[1..]);
+            span[0] = (byte)length;
+            _pending += 1 + length;
+            _model.Advance(1 + length);
+            return;
+        }
+        int byteCount = GetUtf8ByteCount(s);
+        WriteMultiByteInt31(byteCount);
+        WriteUtf8Payload(s, byteCount);
+    }
+
+    /// <summary>Writes text content as .NET's binary node writer does (MC-NBFX 2.2.3.13, 2.2.3.28; dotnet-behaviour 2.5).</summary>
+    private void WriteTextNode(ReadOnlySpan<char> chars)
+    {
+        int n = chars.Length;
+        if (n == 1)
+        {
+            if (chars[0] == '0') { WriteTextNode(RecordType.ZeroText); return; }
+            if (chars[0] == '1') { WriteTextNode(RecordType.OneText); return; }
+        }
+        if (n <= ShortTextChars)
+        {
+            // One reservation for header and payload; UTF-16 only when it is shorter (L / 2 > n).
+            int reservation = 2 + n * MaxBytesPerChar;
+            BeginTextNode(reservation);
+            Span<byte> span = GetSpan(reservation);
+            int length = TranscodeUtf8(chars, span[2..]);
+            RecordType type = RecordType.Chars8Text;
+            if (length / 2 > n)
+            {
+                type = RecordType.UnicodeChars8Text;
+                length = WriteUtf16(chars, span[2..]);
+            }
+            span[0] = (byte)type;
+            span[1] = (byte)length;
+            SetTextNode(_pending);
+            _pending += 2 + length;
+            _model.Advance(2 + length);
+            return;
+        }
+        int byteCount = GetUtf8ByteCount(chars);
+        if (byteCount / 2 > n)
+        {
+            WriteTextNodeWithLength(RecordType.UnicodeChars8Text, n * 2);
+            WriteUtf16(chars, GetSpan(n * 2));
+            _pending += n * 2;
+            ModelChunks(chars, Utf16ChunkChars, 2, utf8: false);
+        }
+        else
+        {
+            WriteTextNodeWithLength(RecordType.Chars8Text, byteCount);
+            WriteUtf8Payload(chars, byteCount);
+        }
+    }
+
+    /// <summary>Writes UTF-8 that is already encoded as a Chars record (.NET's <c>WriteText(byte[])</c>).</summary>
+    private void WriteUtf8TextNode(ReadOnlySpan<byte> utf8)
+    {
+        WriteTextNodeWithLength(RecordType.Chars8Text, utf8.Length);
+        WriteBlock(utf8);
+    }
+
+    private void WriteUtf8Payload(ReadOnlySpan<char> chars, int byteCount)
+    {
+        int written = TranscodeUtf8(chars, GetSpan(byteCount));
+        _pending += written;
+        ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, utf8: true);
+    }
+
+    /// <summary>
+    /// Models .NET's chunked transcoding of a long string: chunks of 170 chars for UTF-8 (256 for UTF-16), one
+    /// char shorter when a chunk would end on a high surrogate, each reserving its worst case. Only the byte counts
+    /// of the last two chunks can change the outcome (every earlier full chunk forces a flush), so only those are
+    /// counted exactly.
+    /// </summary>
+    private void ModelChunks(ReadOnlySpan<char> chars, int chunkChars, int reservePerChar, bool utf8)
+    {
+        int remaining = chars.Length;
+        int position = 0;
+        while (remaining > 0)
+        {
+            int size = remaining;
+            if (remaining > chunkChars)
+            {
+                size = chunkChars;
+                if (char.IsHighSurrogate(chars[position + size - 1])) size--;
+            }
+            _model.Reserve(size * reservePerChar);
+            bool lastTwo = remaining - size <= chunkChars;
+            int bytes = !utf8 ? size * 2 : lastTwo ? Encoding.UTF8.GetByteCount(chars.Slice(position, size)) : size;
+            _model.Advance(bytes);
+            position += size;
+            remaining -= size;
+        }
+    }
+
+    private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
+    {
+        OperationStatus status = Utf8.FromUtf16(chars, destination, out _, out int written, replaceInvalidSequences: false);
+        if (status != OperationStatus.Done) ThrowInvalidText(chars);
+        return written;
+    }
+
+    private static int GetUtf8ByteCount(ReadOnlySpan<char> chars)
+    {
+        try
+        {
+            return BinaryXmlPrimitives.StrictUtf8.GetByteCount(chars);
+        }
+        catch (EncoderFallbackException)
+        {
+            ThrowInvalidText(chars);
+            return 0;
+        }
+    }
+
+    private static int WriteUtf16(ReadOnlySpan<char> chars, Span<byte> destination)
+    {
+        if (BitConverter.IsLittleEndian)
+        {
+            MemoryMarshal.AsBytes(chars).CopyTo(destination);
+        }
+        else
+        {
+            for (int i = 0; i < chars.Length; i++)
+            {
+                System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(destination[(2 * i)..], chars[i]);
+            }
+        }
+        return chars.Length * 2;
+    }
+
+    /// <summary>A lone surrogate: .NET's writer uses a throwing UTF-8 encoding, which throws <see cref="EncoderFallbackException"/>.</summary>
+    private static void ThrowInvalidText(ReadOnlySpan<char> chars)
+    {
+        int index = 0;
+        for (; index < chars.Length; index++)
+        {
+            if (char.IsHighSurrogate(chars[index]) && index + 1 < chars.Length && char.IsLowSurrogate(chars[index + 1])) { index++; continue; }
+            if (char.IsSurrogate(chars[index])) break;
+        }
+        throw new EncoderFallbackException($"Unable to translate Unicode character at index {index} to UTF-8: the text has a lone surrogate.");
+    }
+}

@@ -1,0 +1,74 @@
+using System.Xml;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    /// <summary>Writes DateTimeText: <see cref="DateTime.ToBinary"/>, keeping the kind (MC-NBFX 2.2.3.12).</summary>
+    public void WriteValue(DateTime value)
+    {
+        if (BeginValue()) return;
+        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value, XmlDateTimeSerializationMode.RoundtripKind));
+        if (_isXmlnsAttribute) return;
+        StartContent();
+        BinaryXmlPrimitives.WriteDateTime(BeginFixedTextNode(RecordType.DateTimeText, 8), value);
+        EndFixedTextNode(8);
+    }
+
+    /// <summary>
+    /// Writes a DateTimeOffset as <see cref="XmlWriter"/> does: the local time when the offset is not zero, else the
+    /// UTC time. The offset itself is not stored.
+    /// </summary>
+    public void WriteValue(DateTimeOffset value)
+    {
+        if (value.Offset != TimeSpan.Zero) WriteValue(value.LocalDateTime);
+        else WriteValue(value.UtcDateTime);
+    }
+
+    /// <summary>Writes TimeSpanText (ticks).</summary>
+    public void WriteValue(TimeSpan value)
+    {
+        if (BeginValue()) return;
+        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
+        if (_isXmlnsAttribute) return;
+        StartContent();
+        BinaryXmlPrimitives.WriteTimeSpan(BeginFixedTextNode(RecordType.TimeSpanText, 8), value);
+        EndFixedTextNode(8);
+    }
+
+    /// <summary>Writes UuidText (.NET's GuidText): the GUID rendered bare.</summary>
+    public void WriteValue(Guid value)
+    {
+        if (BeginValue()) return;
+        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
+        if (_isXmlnsAttribute) return;
+        StartContent();
+        BinaryXmlPrimitives.WriteGuid(BeginFixedTextNode(RecordType.UuidText, 16), value);
+        EndFixedTextNode(16);
+    }
+
+    /// <summary>
+    /// Writes a <see cref="UniqueId"/>: UniqueIdText (rendered <c>urn:uuid:…</c>) when it is a GUID, otherwise its
+    /// string form as text, as .NET does.
+    /// </summary>
+    public void WriteValue(UniqueId value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        if (BeginValue()) return;
+        if (_attributeValue is not null) AppendAttributeText(value.ToString());
+        if (_isXmlnsAttribute) return;
+        StartContent();
+        if (value.TryGetGuid(out Guid guid))
+        {
+            BinaryXmlPrimitives.WriteGuid(BeginFixedTextNode(RecordType.UniqueIdText, 16), guid);
+            EndFixedTextNode(16);
+        }
+        else
+        {
+            WriteTextOrCapture(value.ToString());
+        }
+    }
+
+    /// <summary>Writes UniqueIdText for a GUID (rendered <c>urn:uuid:…</c>). .NET writes <see cref="Guid.Empty"/> as text; so does this.</summary>
+    public void WriteUniqueId(Guid value) => WriteValue(new UniqueId(value));
+}

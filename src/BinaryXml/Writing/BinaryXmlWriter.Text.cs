@@ -1,0 +1,240 @@
+using System.Text.Unicode;
+using System.Xml;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    private bool _inList;
+
+    /// <summary>
+    /// Writes text. Empty text writes nothing (except inside a list, where it is EmptyText); "0" and "1" become
+    /// ZeroText and OneText; otherwise Chars or, when shorter, UnicodeChars (dotnet-behaviour 2.5). Inside an
+    /// attribute the text is collected into the attribute's value.
+    /// </summary>
+    public void WriteString(string? value) => WriteString(value.AsSpan(), value);
+
+    /// <summary>Writes text from a span, as <see cref="WriteString(string?)"/>.</summary>
+    public void WriteString(ReadOnlySpan<char> value) => WriteString(value, null);
+
+    private void WriteString(ReadOnlySpan<char> value, string? valueString)
+    {
+        ThrowIfClosed();
+        if (value.Length > 0 || _inList)
+        {
+            FlushBase64();
+            if (_attributeValue is not null) AppendAttributeText(valueString ?? value.ToString());
+            if (!_isXmlnsAttribute)
+            {
+                StartContent(value);
+                WriteTextOrCapture(value);
+            }
+        }
+    }
+
+    /// <summary>Writes characters from an array, as <see cref="WriteString(string?)"/>.</summary>
+    public void WriteChars(char[] buffer, int index, int count)
+    {
+        ValidateBufferArguments(buffer, index, count);
+        if (count > 0) WriteString(buffer.AsSpan(index, count), null);
+    }
+
+    /// <summary>In binary XML raw text is ordinary text: same bytes as <see cref="WriteString(string?)"/>.</summary>
+    public void WriteRaw(string? data) => WriteString(data.AsSpan(), data);
+
+    /// <summary>In binary XML raw text is ordinary text.</summary>
+    public void WriteRaw(char[] buffer, int index, int count) => WriteChars(buffer, index, count);
+
+    /// <summary>Binary XML has no CDATA sections: the text is written as ordinary text (not allowed in attributes).</summary>
+    public void WriteCData(string? text)
+    {
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowInvalidOperation("WriteCData cannot be called while the writer is in the Attribute state.");
+        text ??= string.Empty;
+        if (text.Length > 0)
+        {
+            StartContent();
+            FlushBase64();
+            WriteTextOrCapture(text);
+        }
+    }
+
+    /// <summary>Writes whitespace (only space, tab, CR and LF are allowed) as text.</summary>
+    public void WriteWhitespace(string? ws)
+    {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(ws);
+        if (ws.AsSpan().IndexOfAnyExcept(" \t\r\n") >= 0) ThrowHelper.ThrowArgument("Only white space characters should be used.", nameof(ws));
+        WriteString(ws);
+    }
+
+    /// <summary>Writes a character as text (binary XML has no character references).</summary>
+    public void WriteCharEntity(char ch)
+    {
+        ThrowIfClosed();
+        if (char.IsSurrogate(ch)) ThrowHelper.ThrowArgument("The surrogate pair is invalid. Missing a low surrogate character.", nameof(ch));
+        if (_attributeValue is not null) AppendAttributeText(ch.ToString());
+        if (!_isXmlnsAttribute)
+        {
+            StartContent([ch]);
+            FlushBase64();
+            WriteTextOrCapture([ch]);
+        }
+    }
+
+    /// <summary>Writes a surrogate pair as text.</summary>
+    public void WriteSurrogateCharEntity(char lowChar, char highChar)
+    {
+        ThrowIfClosed();
+        if (!char.IsLowSurrogate(lowChar) || !char.IsHighSurrogate(highChar))
+            ThrowHelper.ThrowArgument("The surrogate pair is invalid.", nameof(lowChar));
+        ReadOnlySpan<char> pair = [highChar, lowChar];
+        if (_attributeValue is not null) AppendAttributeText(new string(pair));
+        if (!_isXmlnsAttribute)
+        {
+            StartContent();
+            FlushBase64();
+            WriteTextOrCapture(pair);
+        }
+    }
+
+    /// <summary>
+    /// Writes UTF-8 text as a Chars record without transcoding (.NET's <c>WriteText(byte[])</c>: no "0"/"1" or
+    /// UnicodeChars rules). The bytes must be valid UTF-8.
+    /// </summary>
+    public void WriteUtf8String(ReadOnlySpan<byte> utf8)
+    {
+        ThrowIfClosed();
+        if (!Utf8.IsValid(utf8)) ThrowHelper.ThrowArgument("The text is not valid UTF-8.", nameof(utf8));
+        if (utf8.IsEmpty && !_inList) return;
+        FlushBase64();
+        if (_attributeValue is not null || _inAttribute)
+        {
+            string text = System.Text.Encoding.UTF8.GetString(utf8);
+            if (_attributeValue is not null) AppendAttributeText(text);
+            if (!_isXmlnsAttribute)
+            {
+                StartContent(text);
+                WriteTextOrCapture(text);
+            }
+            return;
+        }
+        FlushElement();
+        if (_depth == 0 && utf8.IndexOfAnyExcept(" \t\r\n"u8) >= 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
+        WriteUtf8TextNode(utf8);
+    }
+
+    /// <summary>Writes a dictionary string as DictionaryText when it has an id, else as ordinary text.</summary>
+    public void WriteString(XmlDictionaryString value)
+    {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(value);
+        if (value.Value.Length > 0)
+        {
+            FlushBase64();
+            if (_attributeValue is not null) AppendAttributeText(value.Value);
+            if (!_isXmlnsAttribute)
+            {
+                StartContent(value.Value);
+                if (_inAttribute) _capture.AddText(value);
+                else WriteDictionaryTextNode(value);
+            }
+        }
+    }
+
+    /// <summary>Writes a qualified name as text; the namespace must be in scope (inside an attribute a prefix may be generated).</summary>
+    public void WriteQualifiedName(string localName, string? ns)
+    {
+        ThrowIfClosed();
+        ArgumentException.ThrowIfNullOrEmpty(localName);
+        ns ??= string.Empty;
+        string prefix = GetQualifiedNamePrefix(ns, null);
+        if (prefix.Length != 0)
+        {
+            WriteString(prefix);
+            WriteString(":");
+        }
+        WriteString(localName);
+    }
+
+    /// <summary>
+    /// Writes a qualified name: QNameDictionaryText when the prefix is one letter a–z and the local name has a
+    /// dictionary id (MC-NBFX 2.2.3.31), otherwise prefix, ":" and local name as text.
+    /// </summary>
+    public void WriteQualifiedName(XmlDictionaryString localName, XmlDictionaryString? ns)
+    {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(localName);
+        if (localName.Value.Length == 0) ThrowHelper.ThrowArgument("The empty string is not a valid local name.", nameof(localName));
+        ns ??= XmlDictionaryString.Empty;
+        string prefix = GetQualifiedNamePrefix(ns.Value, ns);
+        FlushBase64();
+        // .NET records prefix:namespace (not prefix:local) for xml:* attribute tracking; the bytes are unaffected.
+        if (_attributeValue is not null) AppendAttributeText(string.Concat(prefix, ":", ns.Value));
+        if (_isXmlnsAttribute) return;
+        StartContent();
+        if (prefix.Length == 0)
+        {
+            if (_inAttribute) _capture.AddText(localName);
+            else WriteDictionaryTextNode(localName);
+        }
+        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]) && TryGetKey(localName, out int key))
+        {
+            Span<byte> payload = BeginFixedTextNode(RecordType.QNameDictionaryText, 1);
+            payload[0] = (byte)(prefix[0] - 'a');
+            EndFixedTextNode(1);
+            WriteMultiByteInt31(key);
+        }
+        else
+        {
+            WriteTextOrCapture(prefix);
+            WriteTextOrCapture(":");
+            if (_inAttribute) _capture.AddText(localName);
+            else WriteDictionaryTextNode(localName);
+        }
+    }
+
+    private string GetQualifiedNamePrefix(string ns, XmlDictionaryString? xNs)
+    {
+        string? prefix = _nsMgr.LookupPrefix(ns);
+        if (prefix is null)
+        {
+            if (_writeState != WriteState.Attribute) ThrowHelper.ThrowArgument($"The namespace '{ns}' is not defined.", nameof(ns));
+            prefix = GeneratePrefix(ns, xNs);
+        }
+        return prefix;
+    }
+
+    /// <summary>Node-level text: collected inside an attribute, otherwise written (empty text as EmptyText).</summary>
+    private void WriteTextOrCapture(ReadOnlySpan<char> text)
+    {
+        if (_inAttribute) _capture.AddText(text);
+        else if (text.IsEmpty) WriteTextNode(RecordType.EmptyText);
+        else WriteTextNode(text);
+    }
+
+    private void WriteDictionaryTextNode(XmlDictionaryString value)
+    {
+        if (TryGetKey(value, out int key))
+        {
+            WriteTextNode(RecordType.DictionaryText);
+            WriteMultiByteInt31(key);
+        }
+        else if (value.Value.Length == 0)
+        {
+            WriteTextNode(RecordType.EmptyText);
+        }
+        else
+        {
+            WriteTextNode(value.Value);
+        }
+    }
+
+    private static void ValidateBufferArguments<T>(T[] buffer, int index, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count), "The count exceeds the remaining space in the buffer.");
+    }
+}

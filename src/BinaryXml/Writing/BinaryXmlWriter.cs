@@ -1,0 +1,346 @@
+using System.Buffers;
+using System.Xml;
+
+namespace BinaryXml;
+
+/// <summary>
+/// A forward-only writer of MC-NBFX binary XML over an <see cref="IBufferWriter{T}"/> or a <see cref="Stream"/>.
+/// For the same calls it produces exactly the bytes of <c>XmlDictionaryWriter.CreateBinaryWriter</c>: the same
+/// records, namespace declarations and generated prefixes, and the same end-element folding decisions.
+/// </summary>
+/// <remarks>
+/// Methods follow the <see cref="XmlWriter"/> verbs. Misuse (an attribute after content, an unbalanced end, writing
+/// after <see cref="Close"/>) throws <see cref="InvalidOperationException"/>; bad arguments throw the
+/// <see cref="ArgumentException"/> family, as the in-box writer does. The writer does not allocate in steady state:
+/// reuse it across documents with <see cref="Reset(IBufferWriter{byte}, IXmlDictionary?, XmlBinaryWriterSession?)"/>.
+/// </remarks>
+public sealed partial class BinaryXmlWriter : IDisposable
+{
+    private const int MinimumChunk = 256;
+
+    private readonly BinaryXmlWriterOptions _options;
+    private IBufferWriter<byte> _output;
+    private StreamBufferWriter? _streamOutput;
+    private bool _ownsStream;
+    private IXmlDictionary? _dictionary;
+    private XmlBinaryWriterSession? _session;
+
+    // Output: bytes are written into _memory[.._pending] and handed to _output on growth or Flush.
+    private Memory<byte> _memory;
+    private int _pending;
+    private long _committed;
+
+    // End-element folding: position in _memory of the last text record's type byte, or -1.
+    private int _textNodeStart = -1;
+    private InBoxBufferModel _model;
+
+    /// <summary>Creates a writer over a buffer writer.</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <param name="dictionary">The static dictionary whose strings are written as even ids (<c>2 × key</c>), or null.</param>
+    /// <param name="session">The session whose strings are written as odd ids (<c>2 × id + 1</c>), or null.</param>
+    /// <param name="options">Options, or null for the defaults.</param>
+    public BinaryXmlWriter(IBufferWriter<byte> output, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null, BinaryXmlWriterOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        _options = options ?? BinaryXmlWriterOptions.Default;
+        _output = output;
+        _nsMgr = new NamespaceManager();
+        SetState(dictionary, session);
+    }
+
+    /// <summary>Creates a writer over a stream. Bytes reach the stream on <see cref="Flush"/> and <see cref="Close"/>.</summary>
+    /// <param name="stream">Where the bytes go.</param>
+    /// <param name="dictionary">The static dictionary, or null.</param>
+    /// <param name="session">The session, or null.</param>
+    /// <param name="ownsStream">Whether <see cref="Close"/> disposes the stream.</param>
+    /// <param name="options">Options, or null for the defaults.</param>
+    public BinaryXmlWriter(Stream stream, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null, bool ownsStream = false, BinaryXmlWriterOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        _options = options ?? BinaryXmlWriterOptions.Default;
+        _streamOutput = new StreamBufferWriter(stream);
+        _output = _streamOutput;
+        _ownsStream = ownsStream;
+        _nsMgr = new NamespaceManager();
+        SetState(dictionary, session);
+    }
+
+    /// <summary>The bytes handed to the output so far.</summary>
+    public long BytesCommitted => _committed;
+
+    /// <summary>The bytes written but not yet handed to the output.</summary>
+    public int BytesPending => _pending;
+
+    /// <summary>The writer's state, as <see cref="XmlWriter.WriteState"/> reports it.</summary>
+    public WriteState WriteState => _writeState;
+
+    /// <summary>The static dictionary in use, or null.</summary>
+    public IXmlDictionary? Dictionary => _dictionary;
+
+    /// <summary>The session in use, or null.</summary>
+    public XmlBinaryWriterSession? Session => _session;
+
+    /// <summary>Starts a new document on the same output, dropping any state. Pending bytes are discarded.</summary>
+    public void Reset() => Reset(_output, _dictionary, _session);
+
+    /// <summary>Starts a new document on another output.</summary>
+    public void Reset(IBufferWriter<byte> output, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        _streamOutput?.Release();
+        _streamOutput = null;
+        _ownsStream = false;
+        _output = output;
+        SetState(dictionary, session);
+    }
+
+    /// <summary>Starts a new document on a stream.</summary>
+    public void Reset(Stream stream, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null, bool ownsStream = false)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        if (_streamOutput is null) _streamOutput = new StreamBufferWriter(stream);
+        else _streamOutput.Reset(stream);
+        _output = _streamOutput;
+        _ownsStream = ownsStream;
+        SetState(dictionary, session);
+    }
+
+    private void SetState(IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
+    {
+        _dictionary = dictionary;
+        _session = session;
+        _memory = default;
+        _pending = 0;
+        _committed = 0;
+        _textNodeStart = -1;
+        _model.Reset();
+        ResetXmlState();
+    }
+
+    /// <summary>
+    /// Hands all pending bytes to the output (and, over a stream, writes and flushes the stream). Like .NET's
+    /// writer, a flush ends the chance to fold the next end element into the text record before it.
+    /// </summary>
+    public void Flush()
+    {
+        ThrowIfClosed();
+        FlushOutput();
+    }
+
+    private void FlushOutput()
+    {
+        Commit();
+        _model.Flush();
+        if (_streamOutput is not null)
+        {
+            _streamOutput.WriteToStream();
+            _streamOutput.Stream.Flush();
+        }
+    }
+
+    private void Commit()
+    {
+        if (_pending > 0)
+        {
+            _output.Advance(_pending);
+            _committed += _pending;
+        }
+        _pending = 0;
+        _memory = default;
+        _textNodeStart = -1;
+    }
+
+    /// <summary>Closes open elements, flushes, and releases the output (and the stream when owned).</summary>
+    public void Close()
+    {
+        if (_writeState == WriteState.Closed) return;
+        try
+        {
+            FinishDocument();
+            AutoComplete(WriteState.Closed);
+            FlushOutput();
+        }
+        finally
+        {
+            _writeState = WriteState.Closed;
+            _capture.Clear();
+            if (_streamOutput is not null)
+            {
+                Stream stream = _streamOutput.Stream;
+                _streamOutput.Release();
+                if (_ownsStream) stream.Dispose();
+            }
+        }
+    }
+
+    /// <summary>Same as <see cref="Close"/>.</summary>
+    public void Dispose() => Close();
+
+    private void ThrowIfClosed()
+    {
+        if (_writeState == WriteState.Closed) ThrowHelper.ThrowWriterClosed();
+    }
+
+    // ---- Output buffer ---------------------------------------------------------------------------------------
+
+    /// <summary>Returns a span of at least <paramref name="size"/> bytes at the write position.</summary>
+    private Span<byte> GetSpan(int size)
+    {
+        if (_memory.Length - _pending < size) Grow(size);
+        return _memory.Span.Slice(_pending);
+    }
+
+    private void Grow(int size)
+    {
+        // Keep the last text record writable while a fold into it is still possible.
+        if (_textNodeStart >= 0 && !(_options.AlwaysFoldEndElements || _model.TextNodeInBuffer)) _textNodeStart = -1;
+        int keepFrom = _textNodeStart >= 0 ? _textNodeStart : _pending;
+        int keep = _pending - keepFrom;
+        byte[]? tail = null;
+        if (keep > 0)
+        {
+            tail = ArrayPool<byte>.Shared.Rent(keep);
+            _memory.Span.Slice(keepFrom, keep).CopyTo(tail);
+        }
+        if (keepFrom > 0)
+        {
+            _output.Advance(keepFrom);
+            _committed += keepFrom;
+        }
+        _memory = _output.GetMemory(Math.Max(size + keep, MinimumChunk));
+        _pending = keep;
+        if (tail is not null)
+        {
+            tail.AsSpan(0, keep).CopyTo(_memory.Span);
+            ArrayPool<byte>.Shared.Return(tail);
+            _textNodeStart = 0;
+        }
+    }
+
+    // ---- Node-level writes (what .NET's XmlBinaryNodeWriter does) ---------------------------------------------
+
+    /// <summary>Writes a one-byte non-text record type and forgets the last text record.</summary>
+    private void WriteNode(RecordType type)
+    {
+        _model.WriteByte();
+        GetSpan(1)[0] = (byte)type;
+        _pending++;
+        _textNodeStart = -1;
+        _model.TextNodeInBuffer = false;
+    }
+
+    /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
+    private void SetTextNode(int position)
+    {
+        _textNodeStart = position;
+        _model.TextNodeInBuffer = true;
+    }
+
+    /// <summary>Starts a text record: checks the single-value rule inside attributes and models the reservation.</summary>
+    private void BeginTextNode(int reservation)
+    {
+        if (_inAttribute) WroteAttributeValue();
+        _model.Reserve(reservation);
+    }
+
+    /// <summary>Writes a text record that is only a type byte (Zero, One, False, True, Empty).</summary>
+    private void WriteTextNode(RecordType type)
+    {
+        BeginTextNode(1);
+        GetSpan(1)[0] = (byte)type;
+        SetTextNode(_pending);
+        _pending++;
+        _model.Advance(1);
+    }
+
+    /// <summary>Writes a text record with a fixed-size payload in one reservation, as .NET does.</summary>
+    private Span<byte> BeginFixedTextNode(RecordType type, int payloadSize)
+    {
+        BeginTextNode(1 + payloadSize);
+        Span<byte> span = GetSpan(1 + payloadSize);
+        span[0] = (byte)type;
+        SetTextNode(_pending);
+        return span.Slice(1, payloadSize);
+    }
+
+    private void EndFixedTextNode(int payloadSize)
+    {
+        _pending += 1 + payloadSize;
+        _model.Advance(1 + payloadSize);
+    }
+
+    /// <summary>Writes the header of a Chars, Bytes or UnicodeChars record sized for <paramref name="length"/> bytes.</summary>
+    private void WriteTextNodeWithLength(RecordType baseType, int length)
+    {
+        RecordType type = BinaryXmlPrimitives.GetSizedTextType(baseType, length);
+        int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
+        BeginTextNode(headerSize);
+        BinaryXmlPrimitives.WriteSizedTextHeader(GetSpan(headerSize), type, length);
+        SetTextNode(_pending);
+        _pending += headerSize;
+        _model.Advance(headerSize);
+    }
+
+    /// <summary>Writes a MultiByteInt31 (names' lengths, dictionary ids, array counts); .NET reserves 5 bytes.</summary>
+    private void WriteMultiByteInt31(int value)
+    {
+        _model.Reserve(MultiByteInt31.MaxLength);
+        int n = MultiByteInt31.Write(GetSpan(MultiByteInt31.MaxLength), value);
+        _pending += n;
+        _model.Advance(n);
+    }
+
+    /// <summary>Writes raw bytes as .NET's <c>WriteBytes</c>: reserved when under 512 bytes, else past the buffer.</summary>
+    private void WriteBlock(ReadOnlySpan<byte> bytes)
+    {
+        _model.WriteBlock(bytes.Length);
+        bytes.CopyTo(GetSpan(bytes.Length));
+        _pending += bytes.Length;
+    }
+
+    /// <summary>
+    /// The end of an element: folds into the last text record when the rule allows (MC-NBFX 2.2.3.31), otherwise
+    /// writes EndElement. The rule: .NET folds only while the record's type byte is still in its 512-byte buffer;
+    /// with <see cref="BinaryXmlWriterOptions.AlwaysFoldEndElements"/> the writer folds whenever it still can.
+    /// </summary>
+    private void WriteEndElementNode()
+    {
+        if (_textNodeStart >= 0 && (_model.TextNodeInBuffer || _options.AlwaysFoldEndElements))
+        {
+            _memory.Span[_textNodeStart]++;
+            _textNodeStart = -1;
+            _model.TextNodeInBuffer = false;
+        }
+        else
+        {
+            WriteNode(RecordType.EndElement);
+        }
+    }
+
+    /// <summary>
+    /// The dictionary id of a string, as .NET's writer finds it: the static dictionary first (even ids), then the
+    /// session, which is asked to add strings it does not have yet (odd ids).
+    /// </summary>
+    private static RecordType LetterRecord(RecordType letterA, char prefixLetter) => (RecordType)((byte)letterA + (prefixLetter - 'a'));
+
+    private bool TryGetKey(XmlDictionaryString s, out int key)
+    {
+        if (s.Dictionary == _dictionary)
+        {
+            key = s.Key * 2;
+            return true;
+        }
+        if (_dictionary is not null && _dictionary.TryLookup(s, out XmlDictionaryString? t))
+        {
+            key = t.Key * 2;
+            return true;
+        }
+        if (_session is not null && (WriterSessionAccess.TryLookup(_session, s, out int sessionKey) || _session.TryAdd(s, out sessionKey)))
+        {
+            key = sessionKey * 2 + 1;
+            return true;
+        }
+        key = -1;
+        return false;
+    }
+}

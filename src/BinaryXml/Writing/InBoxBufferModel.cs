@@ -1,0 +1,76 @@
+namespace BinaryXml;
+
+/// <summary>
+/// A model of the position in .NET's 512-byte output buffer (<c>XmlStreamNodeWriter</c>). .NET folds an end element
+/// into the previous text record only while that record's type byte is still in this buffer; every write reserves
+/// a worst-case size first and flushes the buffer when the reservation does not fit. Mirroring the position costs
+/// one compare per reservation and keeps fold decisions identical for documents of any size.
+/// </summary>
+internal struct InBoxBufferModel
+{
+    public const int BufferLength = 512;
+
+    private int _offset;
+
+    /// <summary>Whether the last text record's type byte is still in the modelled buffer.</summary>
+    public bool TextNodeInBuffer;
+
+    public readonly int Offset => _offset;
+
+    public void Reset()
+    {
+        _offset = 0;
+        TextNodeInBuffer = false;
+    }
+
+    /// <summary>A flush of the buffer: explicit, or because a reservation did not fit.</summary>
+    public void Flush()
+    {
+        _offset = 0;
+        TextNodeInBuffer = false;
+    }
+
+    /// <summary><c>GetBuffer(count)</c>: flush unless <paramref name="count"/> bytes fit after the current position.</summary>
+    public void Reserve(int count)
+    {
+        if (_offset + count > BufferLength) Flush();
+    }
+
+    public void Advance(int count) => _offset += count;
+
+    /// <summary><c>WriteByte</c>: flush only when the buffer is completely full.</summary>
+    public void WriteByte()
+    {
+        if (_offset >= BufferLength) Flush();
+        _offset++;
+    }
+
+    /// <summary>A reservation followed by writing exactly that many bytes.</summary>
+    public void Write(int count)
+    {
+        Reserve(count);
+        _offset += count;
+    }
+
+    /// <summary><c>WriteBytes(span)</c>: under 512 bytes it is reserved; otherwise the buffer is flushed and the bytes bypass it.</summary>
+    public void WriteBlock(int count)
+    {
+        if (count < BufferLength) Write(count);
+        else Flush();
+    }
+
+    /// <summary><paramref name="count"/> writes of <paramref name="itemSize"/> bytes each, in closed form.</summary>
+    public void WriteItems(int count, int itemSize)
+    {
+        int fitting = (BufferLength - _offset) / itemSize;
+        if (count <= fitting)
+        {
+            _offset += count * itemSize;
+            return;
+        }
+        Flush();
+        int perBuffer = BufferLength / itemSize;
+        int rest = count - fitting;
+        _offset = ((rest - 1) % perBuffer + 1) * itemSize;
+    }
+}

@@ -1,0 +1,261 @@
+using System.Xml;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlWriter
+{
+    internal const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
+    internal const string XmlNamespace = "http://www.w3.org/XML/1998/namespace";
+
+    /// <summary>
+    /// Namespace scopes exactly as .NET's writer keeps them, because they decide which prefix an element or
+    /// attribute gets, which xmlns records are written and in what order: a flat list of declarations (index 0 is
+    /// the default binding of "" to ""), searched newest first, with a one-entry cache of the last lookup, and
+    /// xml:lang / xml:space scopes. Arrays grow by doubling and are reused, so steady state does not allocate.
+    /// </summary>
+    private sealed class NamespaceManager
+    {
+        private static readonly string[] s_letters =
+            ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"];
+
+        private Declaration[] _ns = new Declaration[8];
+        private int _count;
+        private int _depth;
+        private int _last = -1;
+        private XmlScope[] _xmlScopes = new XmlScope[2];
+        private int _xmlScopeCount;
+
+        private struct Declaration
+        {
+            public string Prefix;
+            public char PrefixChar;
+            public string Uri;
+            public XmlDictionaryString? UriDictionaryString;
+            public int Depth;
+        }
+
+        private struct XmlScope
+        {
+            public string? Lang;
+            public XmlSpace Space;
+            public int Depth;
+        }
+
+        public NamespaceManager() => Clear();
+
+        public string? XmlLang { get; private set; }
+
+        public XmlSpace XmlSpace { get; private set; }
+
+        public void Clear()
+        {
+            Array.Clear(_ns, 0, _count);
+            _ns[0] = new Declaration { Prefix = string.Empty, Uri = string.Empty, Depth = 0 };
+            _count = 1;
+            _depth = 0;
+            _last = -1;
+            Array.Clear(_xmlScopes, 0, _xmlScopeCount);
+            _xmlScopeCount = 0;
+            XmlLang = null;
+            XmlSpace = XmlSpace.None;
+        }
+
+        public void EnterScope() => _depth++;
+
+        public void ExitScope()
+        {
+            while (_count > 0 && _ns[_count - 1].Depth == _depth)
+            {
+                if (_last == _count - 1) _last = -1;
+                _ns[--_count] = default;
+            }
+            while (_xmlScopeCount > 0 && _xmlScopes[_xmlScopeCount - 1].Depth == _depth)
+            {
+                ref XmlScope scope = ref _xmlScopes[--_xmlScopeCount];
+                XmlSpace = scope.Space;
+                XmlLang = scope.Lang;
+                scope = default;
+            }
+            _depth--;
+        }
+
+        /// <summary>Writes an xmlns record for every declaration made on the current element, in declaration order.</summary>
+        public void DeclareNamespaces(BinaryXmlWriter writer)
+        {
+            int i = _count;
+            while (i > 0 && _ns[i - 1].Depth == _depth) i--;
+            for (; i < _count; i++)
+            {
+                ref Declaration d = ref _ns[i];
+                if (d.UriDictionaryString is not null) writer.WriteXmlnsNode(d.Prefix, d.UriDictionaryString);
+                else writer.WriteXmlnsNode(d.Prefix, d.Uri);
+            }
+        }
+
+        public void AddLangAttribute(string lang)
+        {
+            PushXmlScope();
+            XmlLang = lang;
+        }
+
+        public void AddSpaceAttribute(XmlSpace space)
+        {
+            PushXmlScope();
+            XmlSpace = space;
+        }
+
+        private void PushXmlScope()
+        {
+            if (_xmlScopeCount == _xmlScopes.Length) Array.Resize(ref _xmlScopes, _xmlScopeCount * 2);
+            _xmlScopes[_xmlScopeCount++] = new XmlScope { Lang = XmlLang, Space = XmlSpace, Depth = _depth };
+        }
+
+        /// <summary>Binds a generated prefix: the first of a–z that no declaration in scope uses; null when all are taken.</summary>
+        public string? AddGeneratedNamespace(string uri, XmlDictionaryString? uriDictionaryString)
+        {
+            if (uri.Length == 0)
+            {
+                AddNamespaceIfNotDeclared(string.Empty, uri, uriDictionaryString);
+                return string.Empty;
+            }
+            foreach (string letter in s_letters)
+            {
+                bool declared = false;
+                for (int j = _count - 1; j >= 0; j--)
+                {
+                    if (_ns[j].Prefix == letter) { declared = true; break; }
+                }
+                if (!declared)
+                {
+                    AddNamespace(letter, uri, uriDictionaryString);
+                    return letter;
+                }
+            }
+            return null;
+        }
+
+        public void AddNamespaceIfNotDeclared(string prefix, string uri, XmlDictionaryString? uriDictionaryString)
+        {
+            if (LookupNamespace(prefix) != uri) AddNamespace(prefix, uri, uriDictionaryString);
+        }
+
+        public void AddNamespace(string prefix, string uri, XmlDictionaryString? uriDictionaryString)
+        {
+            if (prefix.Length >= 3 && (prefix[0] & ~32) == 'X' && (prefix[1] & ~32) == 'M' && (prefix[2] & ~32) == 'L')
+            {
+                if (prefix == "xml" && uri == XmlNamespace) return;
+                if (prefix == "xmlns" && uri == XmlnsNamespace) return;
+                throw new ArgumentException("Prefixes beginning with \"xml\" (regardless of casing) are reserved for use by XML.", nameof(prefix));
+            }
+            for (int i = _count - 1; i >= 0 && _ns[i].Depth == _depth; i--)
+            {
+                if (_ns[i].Prefix == prefix)
+                {
+                    if (_ns[i].Uri == uri) return;
+                    throw new ArgumentException($"The prefix '{prefix}' is bound to the namespace '{_ns[i].Uri}' and cannot be changed to '{uri}'.", nameof(prefix));
+                }
+            }
+            if (prefix.Length != 0 && uri.Length == 0)
+                throw new ArgumentException("The empty namespace requires a null or empty prefix.", nameof(prefix));
+            if (uri == XmlnsNamespace)
+                throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix 'xmlns'.");
+            if (uri == XmlNamespace)
+                throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix 'xml'.");
+            if (_count == _ns.Length) Array.Resize(ref _ns, _count * 2);
+            _ns[_count++] = new Declaration
+            {
+                Prefix = prefix,
+                PrefixChar = prefix.Length == 1 ? prefix[0] : '\0',
+                Uri = uri,
+                UriDictionaryString = uriDictionaryString,
+                Depth = _depth,
+            };
+            _last = -1;
+        }
+
+        private bool IsRedeclaredAfter(int index, string prefix)
+        {
+            for (int j = index + 1; j < _count; j++)
+            {
+                if (_ns[j].Prefix == prefix) return true;
+            }
+            return false;
+        }
+
+        /// <summary>
+        /// The prefix in scope for <paramref name="ns"/>, or null. Like .NET: the cached last answer first, then a
+        /// search by reference, then by value, newest declaration first.
+        /// </summary>
+        public string? LookupPrefix(string ns)
+        {
+            if (_last >= 0 && _ns[_last].Uri == ns) return _ns[_last].Prefix;
+            for (int pass = 0; pass < 2; pass++)
+            {
+                for (int i = _count - 1; i >= 0; i--)
+                {
+                    ref Declaration d = ref _ns[i];
+                    if (pass == 0 ? ReferenceEquals(d.Uri, ns) : d.Uri == ns)
+                    {
+                        if (!IsRedeclaredAfter(i, d.Prefix))
+                        {
+                            _last = i;
+                            return d.Prefix;
+                        }
+                    }
+                }
+            }
+            // The default binding at index 0 always answers for "" unless "" was redeclared.
+            if (ns == XmlnsNamespace) return "xmlns";
+            if (ns == XmlNamespace) return "xml";
+            return null;
+        }
+
+        /// <summary>The non-empty prefix in scope for <paramref name="ns"/> (attributes cannot use the default namespace).</summary>
+        public string? LookupAttributePrefix(string ns)
+        {
+            if (_last >= 0 && _ns[_last].Uri == ns && _ns[_last].Prefix.Length != 0) return _ns[_last].Prefix;
+            for (int pass = 0; pass < 2; pass++)
+            {
+                for (int i = _count - 1; i >= 0; i--)
+                {
+                    ref Declaration d = ref _ns[i];
+                    if ((pass == 0 ? ReferenceEquals(d.Uri, ns) : d.Uri == ns) && d.Prefix.Length != 0 && !IsRedeclaredAfter(i, d.Prefix))
+                    {
+                        _last = i;
+                        return d.Prefix;
+                    }
+                }
+            }
+            return ns.Length == 0 ? string.Empty : null;
+        }
+
+        /// <summary>The namespace bound to <paramref name="prefix"/>, or null.</summary>
+        public string? LookupNamespace(string prefix)
+        {
+            if (prefix.Length == 0)
+            {
+                for (int i = _count - 1; i >= 0; i--)
+                {
+                    if (_ns[i].Prefix.Length == 0) return _ns[i].Uri;
+                }
+                return string.Empty;
+            }
+            if (prefix.Length == 1)
+            {
+                char c = prefix[0];
+                for (int i = _count - 1; i >= 0; i--)
+                {
+                    if (_ns[i].PrefixChar == c) return _ns[i].Uri;
+                }
+                return null;
+            }
+            for (int i = _count - 1; i >= 0; i--)
+            {
+                if (_ns[i].Prefix == prefix) return _ns[i].Uri;
+            }
+            if (prefix == "xmlns") return XmlnsNamespace;
+            if (prefix == "xml") return XmlNamespace;
+            return null;
+        }
+    }
+}

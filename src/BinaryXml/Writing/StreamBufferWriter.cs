@@ -1,0 +1,72 @@
+using System.Buffers;
+
+namespace BinaryXml;
+
+/// <summary>An <see cref="IBufferWriter{T}"/> over a <see cref="Stream"/> with one pooled buffer.</summary>
+internal sealed class StreamBufferWriter : IBufferWriter<byte>
+{
+    private const int MinimumSize = 4096;
+    private Stream _stream;
+    private byte[] _buffer;
+    private int _written;
+
+    public StreamBufferWriter(Stream stream)
+    {
+        _stream = stream;
+        _buffer = ArrayPool<byte>.Shared.Rent(MinimumSize);
+    }
+
+    public Stream Stream => _stream;
+
+    public void Reset(Stream stream)
+    {
+        _stream = stream;
+        _written = 0;
+        _buffer = _buffer.Length == 0 ? ArrayPool<byte>.Shared.Rent(MinimumSize) : _buffer;
+    }
+
+    public void Advance(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > _buffer.Length - _written) throw new InvalidOperationException("Advanced past the end of the buffer.");
+        _written += count;
+    }
+
+    public Memory<byte> GetMemory(int sizeHint = 0) => _buffer.AsMemory(Ensure(sizeHint));
+
+    public Span<byte> GetSpan(int sizeHint = 0) => _buffer.AsSpan(Ensure(sizeHint));
+
+    private int Ensure(int sizeHint)
+    {
+        if (sizeHint <= 0) sizeHint = 1;
+        if (_buffer.Length - _written < sizeHint)
+        {
+            WriteToStream();
+            if (_buffer.Length < sizeHint)
+            {
+                byte[] old = _buffer;
+                _buffer = ArrayPool<byte>.Shared.Rent(Math.Max(sizeHint, old.Length * 2));
+                ArrayPool<byte>.Shared.Return(old);
+            }
+        }
+        return _written;
+    }
+
+    /// <summary>Writes everything advanced so far to the stream.</summary>
+    public void WriteToStream()
+    {
+        if (_written > 0)
+        {
+            _stream.Write(_buffer, 0, _written);
+            _written = 0;
+        }
+    }
+
+    public void Release()
+    {
+        byte[] old = _buffer;
+        _buffer = [];
+        _written = 0;
+        if (old.Length > 0) ArrayPool<byte>.Shared.Return(old);
+    }
+}
