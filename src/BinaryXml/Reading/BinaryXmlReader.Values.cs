@@ -1,0 +1,617 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Unicode;
+using System.Xml;
+
+namespace BinaryXml;
+
+public ref partial struct BinaryXmlReader
+{
+    private void ParseTextValue(int start)
+    {
+        _valueEnd = ParseTextPayload(start, out byte type, out _valueStart, out _valueLength);
+        _valueType = type;
+    }
+
+    /// <summary>
+    /// Validates a text record at <paramref name="start"/> and finds its payload: lengths against the remaining
+    /// input, UTF-8 and UTF-16 well-formedness, even UnicodeChars lengths, QName prefix indexes and dictionary ids.
+    /// Returns the offset after the record; <paramref name="valueType"/> is the record's even (plain) type.
+    /// </summary>
+    private readonly int ParseTextPayload(int start, out byte valueType, out int payloadStart, out int payloadLength)
+    {
+        byte type = _data[start];
+        valueType = (byte)(type & 0xFE);
+        int p = start + 1;
+        int fixedSize = RecordTypes.GetFixedPayloadSize(type);
+        if (fixedSize >= 0)
+        {
+            if (fixedSize > _data.Length - p) Fail($"The input ends inside a {RecordTypes.GetName(type)} record", start);
+            payloadStart = p;
+            payloadLength = fixedSize;
+            return p + fixedSize;
+        }
+        switch ((RecordType)valueType)
+        {
+            case RecordType.DictionaryText:
+                ReadDictionaryString(p, out int next);
+                payloadStart = p;
+                payloadLength = next - p;
+                return next;
+            case RecordType.QNameDictionaryText:
+                if (p >= _data.Length) Fail("The input ends inside a QNameDictionaryText record", start);
+                if (_data[p] >= 26) Fail($"QNameDictionaryText prefix index {_data[p]} is not 0-25", p);
+                ReadDictionaryString(p + 1, out next);
+                payloadStart = p;
+                payloadLength = next - p;
+                return next;
+        }
+        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
+        if (!BinaryXmlPrimitives.TryReadLength(_data[Math.Min(p, _data.Length)..], lengthSize, out int length))
+        {
+            if (_data.Length - p < lengthSize) Fail($"The input ends inside a {RecordTypes.GetName(type)} length", start);
+            Fail($"{RecordTypes.GetName(type)} has a negative length", p);
+        }
+        p += lengthSize;
+        if (length > _data.Length - p) Fail($"{RecordTypes.GetName(type)} declares {length} bytes but {_data.Length - p} remain", start);
+        ReadOnlySpan<byte> payload = _data.Slice(p, length);
+        switch ((RecordType)valueType)
+        {
+            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
+                if (!Utf8.IsValid(payload)) Fail($"{RecordTypes.GetName(type)} holds invalid UTF-8", p);
+                break;
+            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                if ((length & 1) != 0) Fail($"{RecordTypes.GetName(type)} has an odd byte length ({length})", start);
+                if (!IsValidUtf16(payload)) Fail($"{RecordTypes.GetName(type)} holds a lone surrogate", p);
+                break;
+        }
+        payloadStart = p;
+        payloadLength = length;
+        return p + length;
+    }
+
+    private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)
+    {
+        for (int i = 0; i < utf16le.Length; i += 2)
+        {
+            char c = (char)BinaryPrimitives.ReadUInt16LittleEndian(utf16le[i..]);
+            if (!char.IsSurrogate(c)) continue;
+            if (!char.IsHighSurrogate(c) || i + 2 >= utf16le.Length) return false;
+            char low = (char)BinaryPrimitives.ReadUInt16LittleEndian(utf16le[(i + 2)..]);
+            if (!char.IsLowSurrogate(low)) return false;
+            i += 2;
+        }
+        return true;
+    }
+
+    // ---- Names -----------------------------------------------------------------------------------------------
+
+    /// <summary>The prefix of the element, attribute or (for a namespace declaration) the declared prefix; empty when none.</summary>
+    public readonly BinaryXmlName Prefix => GetName(_prefix);
+
+    /// <summary>The local name of the element or attribute (on EndElement and ArrayData: of the element).</summary>
+    public readonly BinaryXmlName LocalName => GetName(_localName);
+
+    /// <summary>
+    /// The namespace URI: of the element or attribute (resolved from the declarations in scope; an attribute
+    /// without prefix has none), or the namespace a NamespaceDeclaration declares.
+    /// </summary>
+    public readonly BinaryXmlName NamespaceUri
+    {
+        get
+        {
+            switch (_tokenType)
+            {
+                case BinaryXmlTokenType.NamespaceDeclaration:
+                    return GetName(_nsValue);
+                case BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement or BinaryXmlTokenType.ArrayData:
+                    return TryResolvePrefix(NameBytes(_prefix), out NameRef ns) ? GetName(ns) : default;
+                case BinaryXmlTokenType.Attribute:
+                    if (_prefix.Kind == NameKind.None) return default;
+                    return TryResolvePrefix(NameBytes(_prefix), out ns) ? GetName(ns) : default;
+                default:
+                    return default;
+            }
+        }
+    }
+
+    /// <summary>Looks up the namespace bound to a prefix in the current scope (the empty prefix and "xml" are always bound).</summary>
+    public readonly bool TryLookupNamespace(ReadOnlySpan<byte> prefixUtf8, out BinaryXmlName ns)
+    {
+        if (TryResolvePrefix(prefixUtf8, out NameRef uri))
+        {
+            ns = GetName(uri);
+            return true;
+        }
+        ns = default;
+        return false;
+    }
+
+    // ---- Values ----------------------------------------------------------------------------------------------
+
+    /// <summary>Whether the token has a value: Text, Attribute, NamespaceDeclaration, Comment and ArrayData do.</summary>
+    public readonly bool HasValue => _tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute
+        or BinaryXmlTokenType.NamespaceDeclaration or BinaryXmlTokenType.Comment or BinaryXmlTokenType.ArrayData;
+
+    /// <summary>
+    /// The plain (even) record type of the value: the text record of a Text or Attribute token
+    /// (<see cref="RecordType.StartListText"/> for a list-valued attribute), the item type of ArrayData.
+    /// </summary>
+    public readonly RecordType ValueType => (RecordType)_valueType;
+
+    /// <summary>
+    /// The raw payload of the value: UTF-8 for Chars records, comments and inline namespaces; UTF-16LE for
+    /// UnicodeChars; the bytes of Bytes records; the little-endian payload of fixed-size records; the item bytes of
+    /// ArrayData.
+    /// </summary>
+    public readonly ReadOnlySpan<byte> ValueSpan
+    {
+        get
+        {
+            if (_tokenType == BinaryXmlTokenType.NamespaceDeclaration) return NameBytes(_nsValue);
+            return _data.Slice(_valueStart, _valueLength);
+        }
+    }
+
+    /// <summary>Whether the value is a dictionary string (DictionaryText, or a dictionary namespace).</summary>
+    public readonly bool TryGetDictionaryString(out XmlDictionaryString? value)
+    {
+        if (_tokenType == BinaryXmlTokenType.NamespaceDeclaration && _nsValue.Kind == NameKind.Dictionary)
+        {
+            value = Resolve(_nsValue.Id, _nsValue.Offset);
+            return true;
+        }
+        if (HasValue && _valueType == (byte)RecordType.DictionaryText)
+        {
+            MultiByteInt31.Decode(_data[_valueStart..], out int id, out _);
+            value = Resolve(id, _valueStart);
+            return true;
+        }
+        value = null;
+        return false;
+    }
+
+    /// <summary>The value as text, as MC-NBFX section 2 renders it (numbers invariant, base64 for bytes, a list space-separated).</summary>
+    public readonly string GetString()
+    {
+        switch (_tokenType)
+        {
+            case BinaryXmlTokenType.Comment:
+                return Encoding.UTF8.GetString(_data.Slice(_valueStart, _valueLength));
+            case BinaryXmlTokenType.NamespaceDeclaration:
+                return GetName(_nsValue).ToString();
+            case BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute:
+                if (_valueType == (byte)RecordType.StartListText) return GetListString();
+                return FormatText(_valueType, _valueStart, _valueLength);
+            default:
+                throw new InvalidOperationException($"A {_tokenType} token has no text value.");
+        }
+    }
+
+    private readonly string GetListString()
+    {
+        var sb = new StringBuilder();
+        int p = _valueStart;
+        int end = _valueStart + _valueLength;
+        while (p < end)
+        {
+            int next = ParseTextPayload(p, out byte type, out int start, out int length);
+            if (sb.Length > 0 || p != _valueStart) sb.Append(' ');
+            sb.Append(FormatText(type, start, length));
+            p = next;
+        }
+        return sb.ToString();
+    }
+
+    /// <summary>Copies the value's text into <paramref name="destination"/>; returns the number of chars written.</summary>
+    /// <exception cref="ArgumentException">The destination is too short.</exception>
+    public readonly int CopyString(Span<char> destination)
+    {
+        if (_tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute)
+        {
+            ReadOnlySpan<byte> payload = _data.Slice(_valueStart, _valueLength);
+            switch ((RecordType)_valueType)
+            {
+                case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
+                    if (Utf8.ToUtf16(payload, destination, out _, out int written) != OperationStatus.Done)
+                        throw new ArgumentException("The destination is too short.", nameof(destination));
+                    return written;
+                case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                    if (destination.Length < payload.Length / 2) throw new ArgumentException("The destination is too short.", nameof(destination));
+                    if (BitConverter.IsLittleEndian) MemoryMarshal.Cast<byte, char>(payload).CopyTo(destination);
+                    else for (int i = 0; i < payload.Length / 2; i++) destination[i] = (char)BinaryPrimitives.ReadUInt16LittleEndian(payload[(2 * i)..]);
+                    return payload.Length / 2;
+            }
+        }
+        string s = GetString();
+        if (s.Length > destination.Length) throw new ArgumentException("The destination is too short.", nameof(destination));
+        s.CopyTo(destination);
+        return s.Length;
+    }
+
+    private readonly string FormatText(byte type, int start, int length)
+    {
+        ReadOnlySpan<byte> payload = _data.Slice(start, length);
+        switch ((RecordType)type)
+        {
+            case RecordType.DictionaryText:
+                MultiByteInt31.Decode(payload, out int id, out _);
+                return Resolve(id, start).Value;
+            case RecordType.QNameDictionaryText:
+                MultiByteInt31.Decode(payload[1..], out id, out _);
+                return string.Concat(((char)('a' + payload[0])).ToString(), ":", Resolve(id, start + 1).Value);
+            default:
+                return TextFormatting.Format((RecordType)type, payload)
+                    ?? Fail<string>($"The {RecordTypes.GetName(type)} value is out of range", start);
+        }
+    }
+
+    private readonly void RequireValue()
+    {
+        if (_tokenType is not (BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute))
+            throw new InvalidOperationException($"A {_tokenType} token has no typed value.");
+    }
+
+    private readonly ReadOnlySpan<byte> Payload => _data.Slice(_valueStart, _valueLength);
+
+    private readonly bool IsTextRecord => _valueType is (byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text
+        or (byte)RecordType.UnicodeChars8Text or (byte)RecordType.UnicodeChars16Text or (byte)RecordType.UnicodeChars32Text
+        or (byte)RecordType.DictionaryText or (byte)RecordType.EmptyText;
+
+    /// <summary>Reads an integer record (Zero, One, Int8–Int64, UInt64) as a 64-bit value; false for other records.</summary>
+    private readonly bool TryGetIntegerRecord(out long value, out bool isUInt64Above)
+    {
+        ReadOnlySpan<byte> p = Payload;
+        isUInt64Above = false;
+        switch ((RecordType)_valueType)
+        {
+            case RecordType.ZeroText: value = 0; return true;
+            case RecordType.OneText: value = 1; return true;
+            case RecordType.Int8Text: value = (sbyte)p[0]; return true;
+            case RecordType.Int16Text: value = BinaryPrimitives.ReadInt16LittleEndian(p); return true;
+            case RecordType.Int32Text: value = BinaryPrimitives.ReadInt32LittleEndian(p); return true;
+            case RecordType.Int64Text: value = BinaryPrimitives.ReadInt64LittleEndian(p); return true;
+            case RecordType.UInt64Text:
+                ulong u = BinaryPrimitives.ReadUInt64LittleEndian(p);
+                isUInt64Above = u > long.MaxValue;
+                value = (long)u;
+                return true;
+            default: value = 0; return false;
+        }
+    }
+
+    /// <summary>Reads a Boolean: True/False/Bool records, Zero/One, or the text "true", "false", "1", "0".</summary>
+    public readonly bool TryGetBoolean(out bool value)
+    {
+        RequireValue();
+        switch ((RecordType)_valueType)
+        {
+            case RecordType.TrueText: value = true; return true;
+            case RecordType.FalseText: value = false; return true;
+            case RecordType.BoolText: value = Payload[0] != 0; return true;
+            case RecordType.ZeroText: value = false; return true;
+            case RecordType.OneText: value = true; return true;
+        }
+        value = false;
+        if (!IsTextRecord) return false;
+        switch (GetString().Trim(" \t\r\n".ToCharArray()))
+        {
+            case "true" or "1": value = true; return true;
+            case "false" or "0": value = false; return true;
+            default: return false;
+        }
+    }
+
+    /// <summary>Reads a Boolean; see <see cref="TryGetBoolean"/>.</summary>
+    public readonly bool GetBoolean() => TryGetBoolean(out bool v) ? v : throw CannotRead("Boolean");
+
+    /// <summary>Reads a 32-bit integer from an integer record in range, or from text.</summary>
+    public readonly bool TryGetInt32(out int value)
+    {
+        if (TryGetInt64(out long l) && l == (int)l)
+        {
+            value = (int)l;
+            return true;
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Reads a 32-bit integer; <see cref="OverflowException"/> when an integer record is out of range.</summary>
+    public readonly int GetInt32()
+    {
+        if (TryGetInt32(out int v)) return v;
+        throw TryGetInt64(out _) || (TryGetIntegerRecord(out _, out bool above) && above) ? new OverflowException("The value does not fit in an Int32.") : CannotRead("Int32");
+    }
+
+    /// <summary>Reads a 64-bit integer from an integer record in range, or from text.</summary>
+    public readonly bool TryGetInt64(out long value)
+    {
+        RequireValue();
+        if (TryGetIntegerRecord(out value, out bool above)) return !above;
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToInt64(GetString()); return true; }
+            catch (Exception e) when (e is FormatException or OverflowException) { }
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Reads a 64-bit integer.</summary>
+    public readonly long GetInt64() => TryGetInt64(out long v) ? v : throw (TryGetIntegerRecord(out _, out bool above) && above ? new OverflowException("The value does not fit in an Int64.") : CannotRead("Int64"));
+
+    /// <summary>Reads an unsigned 64-bit integer from a non-negative integer record, or from text.</summary>
+    public readonly bool TryGetUInt64(out ulong value)
+    {
+        RequireValue();
+        if (TryGetIntegerRecord(out long l, out bool above))
+        {
+            value = (ulong)l;
+            return above || l >= 0;
+        }
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToUInt64(GetString()); return true; }
+            catch (Exception e) when (e is FormatException or OverflowException) { }
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Reads an unsigned 64-bit integer.</summary>
+    public readonly ulong GetUInt64() => TryGetUInt64(out ulong v) ? v : throw CannotRead("UInt64");
+
+    /// <summary>Reads a double from Float, Double, Decimal and integer records, or from text.</summary>
+    public readonly bool TryGetDouble(out double value)
+    {
+        RequireValue();
+        ReadOnlySpan<byte> p = Payload;
+        switch ((RecordType)_valueType)
+        {
+            case RecordType.FloatText: value = BinaryPrimitives.ReadSingleLittleEndian(p); return true;
+            case RecordType.DoubleText: value = BinaryPrimitives.ReadDoubleLittleEndian(p); return true;
+            case RecordType.DecimalText:
+                if (BinaryXmlPrimitives.TryReadDecimal(p, out decimal m)) { value = (double)m; return true; }
+                value = 0; return false;
+        }
+        if (TryGetIntegerRecord(out long l, out bool above))
+        {
+            value = above ? (double)(ulong)l : l;
+            return true;
+        }
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToDouble(GetString()); return true; }
+            catch (Exception e) when (e is FormatException or OverflowException) { }
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Reads a double.</summary>
+    public readonly double GetDouble() => TryGetDouble(out double v) ? v : throw CannotRead("Double");
+
+    /// <summary>Reads a float: Float records exactly; a Double when it is in range or not finite; integers; text.</summary>
+    public readonly bool TryGetSingle(out float value)
+    {
+        RequireValue();
+        if (_valueType == (byte)RecordType.FloatText)
+        {
+            value = BinaryPrimitives.ReadSingleLittleEndian(Payload);
+            return true;
+        }
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToSingle(GetString()); return true; }
+            catch (Exception e) when (e is FormatException or OverflowException) { }
+            value = 0;
+            return false;
+        }
+        if (TryGetDouble(out double d) && (!double.IsFinite(d) || Math.Abs(d) <= float.MaxValue))
+        {
+            value = (float)d;
+            return true;
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Reads a float.</summary>
+    public readonly float GetSingle() => TryGetSingle(out float v) ? v : throw CannotRead("Single");
+
+    /// <summary>Reads a decimal from Decimal and integer records, Float/Double in range, or text.</summary>
+    public readonly bool TryGetDecimal(out decimal value)
+    {
+        RequireValue();
+        if (_valueType == (byte)RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(Payload, out value);
+        if (TryGetIntegerRecord(out long l, out bool above))
+        {
+            value = above ? (ulong)l : l;
+            return true;
+        }
+        if (_valueType is (byte)RecordType.FloatText or (byte)RecordType.DoubleText && TryGetDouble(out double d))
+        {
+            try { value = (decimal)d; return true; }
+            catch (OverflowException) { value = 0; return false; }
+        }
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToDecimal(GetString()); return true; }
+            catch (Exception e) when (e is FormatException or OverflowException) { }
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Reads a decimal.</summary>
+    public readonly decimal GetDecimal() => TryGetDecimal(out decimal v) ? v : throw CannotRead("Decimal");
+
+    /// <summary>Reads a DateTime from a DateTimeText record (kind restored) or from text.</summary>
+    public readonly bool TryGetDateTime(out DateTime value)
+    {
+        RequireValue();
+        if (_valueType == (byte)RecordType.DateTimeText) return BinaryXmlPrimitives.TryReadDateTime(Payload, out value);
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToDateTime(GetString(), XmlDateTimeSerializationMode.RoundtripKind); return true; }
+            catch (FormatException) { }
+        }
+        value = default;
+        return false;
+    }
+
+    /// <summary>Reads a DateTime.</summary>
+    public readonly DateTime GetDateTime() => TryGetDateTime(out DateTime v) ? v : throw CannotRead("DateTime");
+
+    /// <summary>Reads a TimeSpan from a TimeSpanText record or from xsd:duration text.</summary>
+    public readonly bool TryGetTimeSpan(out TimeSpan value)
+    {
+        RequireValue();
+        if (_valueType == (byte)RecordType.TimeSpanText) return BinaryXmlPrimitives.TryReadTimeSpan(Payload, out value);
+        if (IsTextRecord)
+        {
+            try { value = XmlConvert.ToTimeSpan(GetString()); return true; }
+            catch (Exception e) when (e is FormatException or OverflowException) { }
+        }
+        value = default;
+        return false;
+    }
+
+    /// <summary>Reads a TimeSpan.</summary>
+    public readonly TimeSpan GetTimeSpan() => TryGetTimeSpan(out TimeSpan v) ? v : throw CannotRead("TimeSpan");
+
+    /// <summary>Reads a GUID from UuidText or UniqueIdText, or from text (with or without <c>urn:uuid:</c>).</summary>
+    public readonly bool TryGetGuid(out Guid value)
+    {
+        RequireValue();
+        if (_valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return BinaryXmlPrimitives.TryReadGuid(Payload, out value);
+        if (IsTextRecord)
+        {
+            string s = GetString().Trim();
+            if (s.StartsWith("urn:uuid:", StringComparison.Ordinal)) s = s[9..];
+            return Guid.TryParse(s, out value);
+        }
+        value = default;
+        return false;
+    }
+
+    /// <summary>Reads a GUID.</summary>
+    public readonly Guid GetGuid() => TryGetGuid(out Guid v) ? v : throw CannotRead("Guid");
+
+    /// <summary>Reads a <see cref="UniqueId"/>: from UniqueIdText or UuidText, or any text.</summary>
+    public readonly UniqueId GetUniqueId()
+    {
+        RequireValue();
+        if (_valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return new UniqueId(GetGuid());
+        if (IsTextRecord) return new UniqueId(GetString());
+        throw CannotRead("UniqueId");
+    }
+
+    /// <summary>The value's bytes: the payload of a Bytes record, or base64-decoded text.</summary>
+    public readonly byte[] GetBytesFromBase64()
+    {
+        RequireValue();
+        if (_valueType is (byte)RecordType.Bytes8Text or (byte)RecordType.Bytes16Text or (byte)RecordType.Bytes32Text) return Payload.ToArray();
+        if (_valueType == (byte)RecordType.EmptyText) return [];
+        if (IsTextRecord)
+        {
+            try { return Convert.FromBase64String(GetString()); }
+            catch (FormatException) { }
+        }
+        throw CannotRead("base64 bytes");
+    }
+
+    private readonly FormatException CannotRead(string what)
+        => new($"The {RecordTypes.GetName(_valueType)} value at byte offset {_tokenStart} cannot be read as {what}.");
+
+    // ---- Arrays ----------------------------------------------------------------------------------------------
+
+    /// <summary>Copies Boolean array items; returns the number copied (the smaller of the lengths).</summary>
+    public readonly int CopyArray(Span<bool> destination) => CopyItems(destination, RecordType.BoolTextWithEndElement);
+
+    /// <summary>Copies Int16 array items.</summary>
+    public readonly int CopyArray(Span<short> destination) => CopyItems(destination, RecordType.Int16TextWithEndElement);
+
+    /// <summary>Copies Int32 array items.</summary>
+    public readonly int CopyArray(Span<int> destination) => CopyItems(destination, RecordType.Int32TextWithEndElement);
+
+    /// <summary>Copies Int64 array items.</summary>
+    public readonly int CopyArray(Span<long> destination) => CopyItems(destination, RecordType.Int64TextWithEndElement);
+
+    /// <summary>Copies Float array items.</summary>
+    public readonly int CopyArray(Span<float> destination) => CopyItems(destination, RecordType.FloatTextWithEndElement);
+
+    /// <summary>Copies Double array items.</summary>
+    public readonly int CopyArray(Span<double> destination) => CopyItems(destination, RecordType.DoubleTextWithEndElement);
+
+    /// <summary>Copies TimeSpan array items.</summary>
+    public readonly int CopyArray(Span<TimeSpan> destination) => CopyItems(destination, RecordType.TimeSpanTextWithEndElement);
+
+    /// <summary>Copies Guid array items.</summary>
+    public readonly int CopyArray(Span<Guid> destination) => CopyItems(destination, RecordType.UuidTextWithEndElement);
+
+    /// <summary>Copies Decimal array items; an item with invalid flags throws <see cref="BinaryXmlException"/>.</summary>
+    public readonly int CopyArray(Span<decimal> destination)
+    {
+        ReadOnlySpan<byte> items = ArrayItems(RecordType.DecimalTextWithEndElement, 16, destination.Length, out int count);
+        for (int i = 0; i < count; i++)
+        {
+            if (!BinaryXmlPrimitives.TryReadDecimal(items[(16 * i)..], out destination[i])) Fail("An array item is not a valid decimal", _valueStart + 16 * i);
+        }
+        return count;
+    }
+
+    /// <summary>Copies DateTime array items (<see cref="DateTime.FromBinary"/> per item).</summary>
+    public readonly int CopyArray(Span<DateTime> destination)
+    {
+        ReadOnlySpan<byte> items = ArrayItems(RecordType.DateTimeTextWithEndElement, 8, destination.Length, out int count);
+        for (int i = 0; i < count; i++)
+        {
+            if (!BinaryXmlPrimitives.TryReadDateTime(items[(8 * i)..], out destination[i])) Fail("An array item is not a valid DateTime", _valueStart + 8 * i);
+        }
+        return count;
+    }
+
+    /// <summary>Test hook: convert array items one by one, the big-endian path.</summary>
+    internal bool ForceElementwiseArrays { readonly get => _forceElementwiseArrays; set => _forceElementwiseArrays = value; }
+
+    private readonly int CopyItems<T>(Span<T> destination, RecordType itemType) where T : unmanaged
+    {
+        int size = System.Runtime.CompilerServices.Unsafe.SizeOf<T>();
+        ReadOnlySpan<byte> items = ArrayItems(itemType, size, destination.Length, out int count);
+        if (BitConverter.IsLittleEndian && !ForceElementwiseArrays)
+        {
+            items[..(count * size)].CopyTo(MemoryMarshal.AsBytes(destination));
+            return count;
+        }
+        Span<byte> target = MemoryMarshal.AsBytes(destination);
+        for (int i = 0; i < count; i++)
+        {
+            ReadOnlySpan<byte> item = items.Slice(i * size, size);
+            Span<byte> to = target.Slice(i * size, size);
+            switch (itemType)
+            {
+                case RecordType.Int16TextWithEndElement: MemoryMarshal.Write(to, BinaryPrimitives.ReadInt16LittleEndian(item)); break;
+                case RecordType.Int32TextWithEndElement: MemoryMarshal.Write(to, BinaryPrimitives.ReadInt32LittleEndian(item)); break;
+                case RecordType.Int64TextWithEndElement:
+                case RecordType.TimeSpanTextWithEndElement: MemoryMarshal.Write(to, BinaryPrimitives.ReadInt64LittleEndian(item)); break;
+                case RecordType.FloatTextWithEndElement: MemoryMarshal.Write(to, BinaryPrimitives.ReadSingleLittleEndian(item)); break;
+                case RecordType.DoubleTextWithEndElement: MemoryMarshal.Write(to, BinaryPrimitives.ReadDoubleLittleEndian(item)); break;
+                case RecordType.UuidTextWithEndElement: MemoryMarshal.Write(to, new Guid(item)); break;
+                default: item.CopyTo(to); break;
+            }
+        }
+        return count;
+    }
+
+    private readonly ReadOnlySpan<byte> ArrayItems(RecordType itemType, int itemSize, int capacity, out int count)
+    {
+        if (_tokenType != BinaryXmlTokenType.ArrayData) throw new InvalidOperationException($"A {_tokenType} token has no array items.");
+        if ((RecordType)_recordType != itemType) throw new InvalidOperationException($"The array holds {RecordTypes.GetName(_recordType)} items, not {RecordTypes.GetName((byte)itemType)}.");
+        count = Math.Min(capacity, ArrayLength);
+        return _data.Slice(_valueStart, ArrayLength * itemSize);
+    }
+}

@@ -1,0 +1,752 @@
+using System.Buffers;
+using System.Text;
+using System.Text.Unicode;
+using System.Xml;
+
+namespace BinaryXml;
+
+/// <summary>
+/// A forward-only, zero-allocation pull reader of MC-NBFX binary XML over a <see cref="ReadOnlySpan{T}"/>.
+/// Each <see cref="Read"/> moves to the next token: element starts, their attributes and namespace declarations,
+/// text, list brackets, array data, comments and element ends (including the end implied by a
+/// <c>…WithEndElement</c> text record).
+/// </summary>
+/// <remarks>
+/// The reader validates structure as .NET's binary reader does (record bytes, attribute placement, lists, arrays,
+/// prefixes bound, duplicate attributes, one root element, lengths against the remaining input) plus
+/// <see cref="BinaryXmlReaderOptions.MaxDepth"/>. Anything malformed or truncated throws
+/// <see cref="BinaryXmlException"/> with the byte offset; no other exception escapes <see cref="Read"/>.
+/// Scope bookkeeping uses pooled arrays: call <see cref="Dispose"/> to return them. Do not copy the reader.
+/// </remarks>
+public ref partial struct BinaryXmlReader
+{
+    private static ReadOnlySpan<byte> Letters => "abcdefghijklmnopqrstuvwxyz"u8;
+    private static ReadOnlySpan<byte> XmlPrefix => "xml"u8;
+    private static ReadOnlySpan<byte> XmlnsPrefix => "xmlns"u8;
+    private static ReadOnlySpan<byte> XmlNamespaceUtf8 => "http://www.w3.org/XML/1998/namespace"u8;
+
+    private enum Phase : byte { Content, Attributes, AttributeList, ContentList, ArrayEnd }
+
+    private readonly ReadOnlySpan<byte> _data;
+    private readonly IXmlDictionary? _dictionary;
+    private readonly XmlBinaryReaderSession? _session;
+    private readonly int _maxDepth;
+    private int _pos;
+
+    // The current token.
+    private BinaryXmlTokenType _tokenType;
+    private int _tokenStart;
+    private int _tokenDepth;
+    private byte _recordType;
+    private NameRef _prefix;
+    private NameRef _localName;
+    private NameRef _nsValue;          // NamespaceDeclaration: the declared namespace
+    private byte _valueType;           // the value's text record type (even form), 0 when none
+    private int _valueStart;
+    private int _valueLength;
+    private int _valueEnd;
+    private bool _isArray;
+
+    // Document state.
+    private Phase _phase;
+    private int _depth;                 // open elements
+    private bool _rootClosed;
+    private bool _pendingEndElement;
+    private int _attrIndex;
+    private int _attrCount;
+    private int _listPos;
+    private byte _arrayItemType;
+    private int _arrayCount;
+    private int _arrayDataStart;
+    private bool _forceElementwiseArrays;
+
+    // Pooled scratch: per depth (element record offset, namespace count), xmlns record offsets, attribute record offsets.
+    private int[]? _scopes;
+    private int[]? _namespaces;
+    private int _namespaceCount;
+    private int[]? _attributes;
+
+    /// <summary>Creates a reader over a whole document.</summary>
+    /// <param name="data">The binary XML document.</param>
+    /// <param name="dictionary">The static dictionary for even ids, or null (even ids are then an error).</param>
+    /// <param name="session">The session for odd ids, or null (odd ids are then an error).</param>
+    /// <param name="options">Limits, or null for <see cref="BinaryXmlReaderOptions.Default"/>.</param>
+    public BinaryXmlReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
+    {
+        _data = data;
+        _dictionary = dictionary;
+        _session = session;
+        _maxDepth = (options ?? BinaryXmlReaderOptions.Default).MaxDepth;
+    }
+
+    /// <summary>The kind of token the reader is on.</summary>
+    public readonly BinaryXmlTokenType TokenType => _tokenType;
+
+    /// <summary>The type byte of the record the token came from (for an implied end element, the text record's).</summary>
+    public readonly RecordType RecordType => (RecordType)_recordType;
+
+    /// <summary>The depth as <see cref="XmlReader.Depth"/> counts it: the root element is 0, its attributes and content 1.</summary>
+    public readonly int CurrentDepth => _tokenDepth;
+
+    /// <summary>The offset of the current token's record.</summary>
+    public readonly int TokenStartIndex => _tokenStart;
+
+    /// <summary>The bytes consumed so far.</summary>
+    public readonly int BytesConsumed => _pos;
+
+    /// <summary>Whether the current StartElement is the element of an Array record (its items follow as <see cref="BinaryXmlTokenType.ArrayData"/>).</summary>
+    public readonly bool IsArray => _isArray;
+
+    /// <summary>Returns the pooled scratch arrays.</summary>
+    public void Dispose()
+    {
+        Return(ref _scopes);
+        Return(ref _namespaces);
+        Return(ref _attributes);
+        static void Return(ref int[]? array)
+        {
+            if (array is not null) ArrayPool<int>.Shared.Return(array);
+            array = null;
+        }
+    }
+
+    /// <summary>Moves to the next token. Returns false at the end of the document.</summary>
+    /// <exception cref="BinaryXmlException">The input is malformed, truncated, or exceeds a limit.</exception>
+    public bool Read()
+    {
+        _isArray = false;
+        if (_pendingEndElement)
+        {
+            _pendingEndElement = false;
+            EmitEndElement(_tokenStart, _recordType);
+            return true;
+        }
+        switch (_phase)
+        {
+            case Phase.Attributes:
+                if (_attrIndex < _attrCount)
+                {
+                    EmitAttribute(_attributes![_attrIndex++]);
+                    return true;
+                }
+                if (_arrayCount > 0)
+                {
+                    EmitArrayData();
+                    return true;
+                }
+                _phase = Phase.Content;
+                break;
+            case Phase.AttributeList:
+            case Phase.ContentList:
+                ReadListItem();
+                return true;
+            case Phase.ArrayEnd:
+                _phase = Phase.Content;
+                PopScope();
+                break;
+        }
+        return ReadContent();
+    }
+
+    private bool ReadContent()
+    {
+        ClearToken();
+        if (_pos >= _data.Length)
+        {
+            if (_depth > 0) ThrowUnclosed();
+            _tokenType = BinaryXmlTokenType.None;
+            _tokenStart = _pos;
+            _tokenDepth = 0;
+            return false;
+        }
+        int start = _pos;
+        byte type = _data[start];
+        _tokenStart = start;
+        _recordType = type;
+        switch (RecordTypes.GetFamily(type))
+        {
+            case RecordFamily.EndElement:
+                if (_depth == 0) Fail("An EndElement record has no open element to close", start);
+                _pos = start + 1;
+                EmitEndElement(start, type);
+                return true;
+            case RecordFamily.Comment:
+            {
+                _localName = ReadInlineString(start + 1, out _pos, "comment");
+                _tokenType = BinaryXmlTokenType.Comment;
+                _tokenDepth = _depth;
+                _valueStart = _localName.Offset;
+                _valueLength = _localName.Length;
+                _valueEnd = _pos;
+                return true;
+            }
+            case RecordFamily.Array:
+                ReadArrayStart(start);
+                return true;
+            case RecordFamily.Element:
+                ReadStartElement(start, isArray: false);
+                return true;
+            case RecordFamily.Text:
+                ReadContentText(start, type);
+                return true;
+            case RecordFamily.Attribute:
+            case RecordFamily.XmlnsAttribute:
+                return Fail<bool>($"An attribute record ({RecordTypes.GetName(type)}) appears where element content is expected", start);
+            default:
+                return Fail<bool>($"Record type 0x{type:X2} is reserved", start);
+        }
+    }
+
+    private void ReadContentText(int start, byte type)
+    {
+        if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", start);
+        if (type == (byte)RecordType.StartListText)
+        {
+            if (_depth == 0) Fail("A list appears outside the root element", start);
+            _pos = start + 1;
+            _tokenType = BinaryXmlTokenType.StartList;
+            _tokenDepth = _depth;
+            _phase = Phase.ContentList;
+            _listPos = _pos;
+            return;
+        }
+        ParseTextValue(start);
+        bool withEnd = (type & 1) != 0;
+        if (_depth == 0)
+        {
+            if (withEnd) Fail($"{RecordTypes.GetName(type)} implies an end element outside any element", start);
+            CheckTopLevelText(start);
+        }
+        _pos = _valueEnd;
+        _tokenType = BinaryXmlTokenType.Text;
+        _tokenDepth = _depth;
+        _pendingEndElement = withEnd;
+    }
+
+    /// <summary>Outside the root element only whitespace text is allowed (dotnet-behaviour 6.2).</summary>
+    private readonly void CheckTopLevelText(int start)
+    {
+        switch ((RecordType)_valueType)
+        {
+            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
+                if (_data.Slice(_valueStart, _valueLength).IndexOfAnyExcept(" \t\r\n"u8) >= 0) Fail("Text other than whitespace appears outside the root element", start);
+                break;
+            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                ReadOnlySpan<byte> u = _data.Slice(_valueStart, _valueLength);
+                for (int i = 0; i < u.Length; i += 2)
+                {
+                    if (u[i + 1] != 0 || u[i] is not ((byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')) Fail("Text other than whitespace appears outside the root element", start);
+                }
+                break;
+            case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
+                if (_valueLength > 0) Fail("Binary text appears outside the root element", start);
+                break;
+        }
+    }
+
+    private void ReadListItem()
+    {
+        ClearToken();
+        int start = _listPos;
+        if (start >= _data.Length) Fail("The input ends inside a list", start);
+        byte type = _data[start];
+        _tokenStart = start;
+        _recordType = type;
+        _tokenDepth = _phase == Phase.AttributeList ? _depth + 1 : _depth;
+        if (type == (byte)RecordType.EndListText)
+        {
+            _tokenType = BinaryXmlTokenType.EndList;
+            _listPos = start + 1;
+            if (_phase == Phase.ContentList) _pos = _listPos;
+            _phase = _phase == Phase.AttributeList ? Phase.Attributes : Phase.Content;
+            return;
+        }
+        CheckListItem(start, type);
+        ParseTextValue(start);
+        _listPos = _valueEnd;
+        if (_phase == Phase.ContentList) _pos = _listPos;
+        _tokenType = BinaryXmlTokenType.Text;
+    }
+
+    private readonly void CheckListItem(int start, byte type)
+    {
+        if (type == (byte)RecordType.StartListText) Fail("Lists cannot be nested", start);
+        if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail($"A list may hold only text records, not {RecordTypes.GetName(type)}", start);
+        if ((type & 1) != 0) Fail($"{RecordTypes.GetName(type)} cannot appear inside a list", start);
+    }
+
+    private void ClearToken()
+    {
+        _prefix = default;
+        _localName = default;
+        _nsValue = default;
+        _valueType = 0;
+        _valueStart = 0;
+        _valueLength = 0;
+        _valueEnd = 0;
+    }
+
+    private void EmitEndElement(int recordStart, byte recordType)
+    {
+        ClearToken();
+        int elementOffset = _scopes![2 * (_depth - 1)];
+        ParseElementName(elementOffset, out _prefix, out _localName, out _);
+        _tokenType = BinaryXmlTokenType.EndElement;
+        _tokenStart = recordStart;
+        _recordType = recordType;
+        PopScope();
+        _tokenDepth = _depth;
+        if (_depth == 0) _rootClosed = true;
+    }
+
+    private void PopScope()
+    {
+        _depth--;
+        _namespaceCount = _scopes![2 * _depth + 1];
+        if (_depth == 0) _rootClosed = true;
+    }
+
+    private void PushScope(int elementOffset)
+    {
+        if (_depth + 1 > _maxDepth) Fail($"The maximum read depth ({_maxDepth}) has been exceeded", elementOffset);
+        EnsureCapacity(ref _scopes, 2 * (_depth + 1));
+        _scopes![2 * _depth] = elementOffset;
+        _scopes[2 * _depth + 1] = _namespaceCount;
+        _depth++;
+    }
+
+    private static void EnsureCapacity(ref int[]? array, int size)
+    {
+        if (array is null)
+        {
+            array = ArrayPool<int>.Shared.Rent(Math.Max(size, 16));
+        }
+        else if (array.Length < size)
+        {
+            int[] next = ArrayPool<int>.Shared.Rent(Math.Max(size, array.Length * 2));
+            array.AsSpan().CopyTo(next);
+            ArrayPool<int>.Shared.Return(array);
+            array = next;
+        }
+    }
+
+    // ---- Elements and attributes -----------------------------------------------------------------------------
+
+    private void ReadStartElement(int start, bool isArray)
+    {
+        if (_depth == 0 && _rootClosed) Fail("There are multiple root elements", start);
+        int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
+        PushScope(start);
+        p = ScanAttributes(p);
+        ValidateStartTag(start, prefix);
+        _pos = p;
+        _prefix = prefix;
+        _localName = local;
+        _tokenType = BinaryXmlTokenType.StartElement;
+        _tokenStart = start;
+        _recordType = _data[start];
+        _tokenDepth = _depth - 1;
+        _isArray = isArray;
+        _phase = Phase.Attributes;
+        _attrIndex = 0;
+    }
+
+    /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
+    private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName)
+    {
+        byte type = _data[start];
+        int p = start + 1;
+        prefix = default;
+        dictionaryName = RecordTypes.HasDictionaryName(type);
+        switch (type)
+        {
+            case (byte)RecordType.ShortElement:
+            case (byte)RecordType.ShortDictionaryElement:
+                break;
+            case (byte)RecordType.Element:
+            case (byte)RecordType.DictionaryElement:
+                prefix = ReadInlineString(p, out p, "element prefix");
+                break;
+            default:
+                prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
+                break;
+        }
+        local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "element name");
+        return p;
+    }
+
+    /// <summary>
+    /// Reads every attribute record of a start tag, validating each and its value, remembering their offsets and
+    /// pushing the namespace declarations. Returns the offset after the last one.
+    /// </summary>
+    private int ScanAttributes(int p)
+    {
+        _attrCount = 0;
+        while (p < _data.Length)
+        {
+            byte type = _data[p];
+            RecordFamily family = RecordTypes.GetFamily(type);
+            if (family is not (RecordFamily.Attribute or RecordFamily.XmlnsAttribute)) break;
+            EnsureCapacity(ref _attributes, _attrCount + 1);
+            _attributes![_attrCount++] = p;
+            int end = ParseAttribute(p, out _, out _, out NameRef ns, out _);
+            if (family == RecordFamily.XmlnsAttribute)
+            {
+                EnsureCapacity(ref _namespaces, _namespaceCount + 1);
+                _namespaces![_namespaceCount++] = p;
+                _ = ns;
+            }
+            p = end;
+        }
+        return p;
+    }
+
+    /// <summary>
+    /// Parses one attribute record at <paramref name="start"/>. For xmlns records <paramref name="ns"/> is the
+    /// namespace; for others <paramref name="valueStart"/> is the offset of the value's text record. Returns the
+    /// offset after the record (after the whole list for a list value).
+    /// </summary>
+    private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart)
+    {
+        byte type = _data[start];
+        int p = start + 1;
+        prefix = default; local = default; ns = default; valueStart = 0;
+        switch (type)
+        {
+            case (byte)RecordType.ShortXmlnsAttribute:
+                ns = ReadInlineString(p, out p, "namespace");
+                return p;
+            case (byte)RecordType.XmlnsAttribute:
+                prefix = ReadInlineString(p, out p, "xmlns prefix");
+                ns = ReadInlineString(p, out p, "namespace");
+                return p;
+            case (byte)RecordType.ShortDictionaryXmlnsAttribute:
+                ns = ReadDictionaryString(p, out p);
+                return p;
+            case (byte)RecordType.DictionaryXmlnsAttribute:
+                prefix = ReadInlineString(p, out p, "xmlns prefix");
+                ns = ReadDictionaryString(p, out p);
+                return p;
+            case (byte)RecordType.ShortAttribute:
+                local = ReadInlineString(p, out p, "attribute name");
+                break;
+            case (byte)RecordType.Attribute:
+                prefix = ReadInlineString(p, out p, "attribute prefix");
+                local = ReadInlineString(p, out p, "attribute name");
+                break;
+            case (byte)RecordType.ShortDictionaryAttribute:
+                local = ReadDictionaryString(p, out p);
+                break;
+            case (byte)RecordType.DictionaryAttribute:
+                prefix = ReadInlineString(p, out p, "attribute prefix");
+                local = ReadDictionaryString(p, out p);
+                break;
+            default:
+                prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
+                local = RecordTypes.HasDictionaryName(type) ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "attribute name");
+                break;
+        }
+        valueStart = p;
+        return SkipAttributeValue(p);
+    }
+
+    /// <summary>An attribute value is exactly one plain text record, or a list (MC-NBFX 2.2.2).</summary>
+    private readonly int SkipAttributeValue(int p)
+    {
+        if (p >= _data.Length) Fail("The input ends before the attribute's value", p);
+        byte type = _data[p];
+        if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail($"An attribute value must be a text record, not {RecordTypes.GetName(type)}", p);
+        if ((type & 1) != 0) Fail($"{RecordTypes.GetName(type)} cannot be an attribute value", p);
+        if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", p);
+        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _);
+        p++;
+        while (true)
+        {
+            if (p >= _data.Length) Fail("The input ends inside a list", p);
+            byte item = _data[p];
+            if (item == (byte)RecordType.EndListText) return p + 1;
+            CheckListItem(p, item);
+            p = ParseTextPayload(p, out _, out _, out _);
+        }
+    }
+
+    /// <summary>
+    /// Checks a start tag once all its attribute records are known: namespace declarations are well formed and
+    /// unique, every prefix used is bound, and no two attributes share a local name and namespace.
+    /// </summary>
+    private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
+    {
+        int firstNs = _scopes![2 * (_depth - 1) + 1];
+        for (int i = firstNs; i < _namespaceCount; i++)
+        {
+            int record = _namespaces![i];
+            ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _);
+            ReadOnlySpan<byte> p = NameBytes(prefix);
+            BinaryXmlName uri = GetName(ns);
+            if (p.SequenceEqual(XmlnsPrefix)) Fail("The prefix 'xmlns' cannot be declared", record);
+            if (p.SequenceEqual(XmlPrefix) && !uri.ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
+            if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
+            for (int j = firstNs; j < i; j++)
+            {
+                ParseAttribute(_namespaces[j], out NameRef other, out _, out _, out _);
+                if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
+            }
+        }
+        if (!TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
+        for (int i = 0; i < _attrCount; i++)
+        {
+            int record = _attributes![i];
+            if (RecordTypes.GetFamily(_data[record]) == RecordFamily.XmlnsAttribute) continue;
+            ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _);
+            ReadOnlySpan<byte> p = NameBytes(prefix);
+            NameRef ns = default;
+            if (!p.IsEmpty && !TryResolvePrefix(p, out ns)) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
+            for (int j = 0; j < i; j++)
+            {
+                int other = _attributes[j];
+                if (RecordTypes.GetFamily(_data[other]) == RecordFamily.XmlnsAttribute) continue;
+                ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _);
+                if (!GetName(local).ValueEquals(GetName(otherLocal))) continue;
+                ReadOnlySpan<byte> op = NameBytes(otherPrefix);
+                NameRef otherNs = default;
+                if (!op.IsEmpty) TryResolvePrefix(op, out otherNs);
+                bool sameNs = (p.IsEmpty, op.IsEmpty) switch
+                {
+                    (true, true) => true,
+                    (false, false) => NamespaceEquals(ns, otherNs),
+                    _ => false,
+                };
+                if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", record);
+            }
+        }
+    }
+
+    private readonly bool NamespaceEquals(NameRef a, NameRef b)
+    {
+        if (a.Kind == NameKind.Xml || b.Kind == NameKind.Xml) return a.Kind == b.Kind || GetName(a.Kind == NameKind.Xml ? b : a).ValueEquals(XmlNamespaceUtf8);
+        return GetName(a).ValueEquals(GetName(b));
+    }
+
+    /// <summary>
+    /// Finds the namespace bound to a prefix, newest declaration first. The empty prefix is always bound (to ""
+    /// by default); "xml" is implicitly bound.
+    /// </summary>
+    private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
+    {
+        for (int i = _namespaceCount - 1; i >= 0; i--)
+        {
+            ParseAttribute(_namespaces![i], out NameRef declared, out _, out NameRef uri, out _);
+            if (NameBytes(declared).SequenceEqual(prefix))
+            {
+                ns = uri;
+                return true;
+            }
+        }
+        ns = default;
+        if (prefix.IsEmpty) return true;
+        if (prefix.SequenceEqual(XmlPrefix))
+        {
+            ns = NameRef.XmlNamespace;
+            return true;
+        }
+        return false;
+    }
+
+    private void EmitAttribute(int record)
+    {
+        ClearToken();
+        byte type = _data[record];
+        int end = ParseAttribute(record, out _prefix, out _localName, out _nsValue, out int valueStart);
+        _tokenStart = record;
+        _recordType = type;
+        _tokenDepth = _depth;
+        if (RecordTypes.GetFamily(type) == RecordFamily.XmlnsAttribute)
+        {
+            _tokenType = BinaryXmlTokenType.NamespaceDeclaration;
+            _valueEnd = end;
+            return;
+        }
+        _tokenType = BinaryXmlTokenType.Attribute;
+        if (_data[valueStart] == (byte)RecordType.StartListText)
+        {
+            _valueType = (byte)RecordType.StartListText;
+            _valueStart = valueStart + 1;
+            _valueLength = end - 1 - _valueStart;
+            _valueEnd = end;
+            _listPos = valueStart + 1;
+            _phase = Phase.AttributeList;
+            return;
+        }
+        ParseTextValue(valueStart);
+    }
+
+    // ---- Arrays (MC-NBFX 2.3.3) -------------------------------------------------------------------------------
+
+    private void ReadArrayStart(int start)
+    {
+        int p = start + 1;
+        if (p >= _data.Length) Fail("The input ends inside an Array record", start);
+        if (RecordTypes.GetFamily(_data[p]) != RecordFamily.Element) Fail($"An Array record must start with an element record, not {RecordTypes.GetName(_data[p])}", p);
+        ReadStartElement(p, isArray: true);
+        int afterAttributes = _pos;
+        if (afterAttributes >= _data.Length || _data[afterAttributes] != (byte)RecordType.EndElement)
+            Fail("The element of an Array record must be followed by an EndElement record", afterAttributes);
+        if (!BinaryXmlPrimitives.TryReadArrayHeader(_data[(afterAttributes + 1)..], out RecordType itemType, out int count, out int headerSize))
+        {
+            int at = afterAttributes + 1;
+            if (at >= _data.Length) Fail("The input ends inside an Array record", at);
+            if (!BinaryXmlPrimitives.IsArrayItemType((RecordType)_data[at], out _)) Fail($"{RecordTypes.GetName(_data[at])} is not a valid Array item type", at);
+            if (MultiByteInt31.Decode(_data[(at + 1)..], out int declared, out _) == OperationStatus.Done && declared == 0) Fail("An Array record has a count of zero", at + 1);
+            Fail("The Array record's count or items run past the end of the input", at + 1);
+        }
+        if (_depth == 1 && count > 1) Fail("There are multiple root elements", start);
+        BinaryXmlPrimitives.IsArrayItemType(itemType, out int itemSize);
+        _arrayItemType = (byte)itemType;
+        _arrayCount = count;
+        _arrayDataStart = afterAttributes + 1 + headerSize;
+        _pos = _arrayDataStart + count * itemSize;
+        _tokenStart = start;
+        _recordType = (byte)RecordType.Array;
+    }
+
+    private void EmitArrayData()
+    {
+        ClearToken();
+        int elementOffset = _scopes![2 * (_depth - 1)];
+        ParseElementName(elementOffset, out _prefix, out _localName, out _);
+        _tokenType = BinaryXmlTokenType.ArrayData;
+        _tokenStart = _arrayDataStart;
+        _recordType = _arrayItemType;
+        _tokenDepth = _depth;
+        _valueType = (byte)(_arrayItemType & 0xFE);
+        _valueStart = _arrayDataStart;
+        BinaryXmlPrimitives.IsArrayItemType((RecordType)_arrayItemType, out int itemSize);
+        _valueLength = _arrayCount * itemSize;
+        _valueEnd = _valueStart + _valueLength;
+        ArrayLength = _arrayCount;
+        _arrayCount = 0;
+        _phase = Phase.ArrayEnd;
+    }
+
+    /// <summary>On <see cref="BinaryXmlTokenType.ArrayData"/>: the number of items.</summary>
+    public int ArrayLength { readonly get; private set; }
+
+    /// <summary>On <see cref="BinaryXmlTokenType.ArrayData"/>: the item record type (a <c>…WithEndElement</c> type).</summary>
+    public readonly RecordType ArrayItemType => _tokenType == BinaryXmlTokenType.ArrayData ? (RecordType)_recordType : 0;
+
+    // ---- Skipping --------------------------------------------------------------------------------------------
+
+    /// <summary>
+    /// On a StartElement, Attribute or NamespaceDeclaration, moves to the element's EndElement (or, for an array, its
+    /// ArrayData) so that the next <see cref="Read"/> continues after the element. Otherwise does nothing.
+    /// </summary>
+    public void Skip()
+    {
+        if (_tokenType is not (BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration)) return;
+        int targetDepth = _depth - 1;
+        while (Read())
+        {
+            if (_tokenType == BinaryXmlTokenType.ArrayData && _depth - 1 == targetDepth) return;
+            if (_tokenType == BinaryXmlTokenType.EndElement && _depth == targetDepth) return;
+        }
+    }
+
+    // ---- Field parsing ---------------------------------------------------------------------------------------
+
+    private readonly NameRef ReadInlineString(int p, out int next, string what)
+    {
+        OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int length, out int n);
+        if (status == OperationStatus.InvalidData) Fail($"The {what}'s length is not a valid MultiByteInt31", p);
+        if (status == OperationStatus.NeedMoreData) Fail($"The input ends inside the {what}'s length", p);
+        if (length > _data.Length - p - n) Fail($"The {what}'s length ({length}) runs past the end of the input", p);
+        ReadOnlySpan<byte> utf8 = _data.Slice(p + n, length);
+        if (!Utf8.IsValid(utf8)) Fail($"The {what} is not valid UTF-8", p + n);
+        next = p + n + length;
+        return NameRef.Inline(p + n, length);
+    }
+
+    private readonly NameRef ReadDictionaryString(int p, out int next)
+    {
+        OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int id, out int n);
+        if (status == OperationStatus.InvalidData) Fail("A dictionary id is not a valid MultiByteInt31", p);
+        if (status == OperationStatus.NeedMoreData) Fail("The input ends inside a dictionary id", p);
+        Resolve(id, p);
+        next = p + n;
+        return NameRef.Dictionary(id, p);
+    }
+
+    /// <summary>Resolves a dictionary id: even ids in the static dictionary, odd ids in the session (MC-NBFSE 2.2).</summary>
+    private readonly XmlDictionaryString Resolve(int id, int offset)
+    {
+        XmlDictionaryString? s = null;
+        if ((id & 1) == 0)
+        {
+            if (_dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
+            if (!_dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
+        }
+        else
+        {
+            if (_session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
+            if (!_session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
+        }
+        return s!;
+    }
+
+    private readonly ReadOnlySpan<byte> NameBytes(NameRef name) => name.Kind switch
+    {
+        NameKind.Inline => _data.Slice(name.Offset, name.Length),
+        NameKind.Letter => Letters.Slice(name.Offset, 1),
+        NameKind.Dictionary => Encoding.UTF8.GetBytes(Resolve(name.Id, name.Offset).Value),
+        NameKind.Xml => XmlNamespaceUtf8,
+        _ => default,
+    };
+
+    private readonly BinaryXmlName GetName(NameRef name) => name.Kind switch
+    {
+        NameKind.Inline => new BinaryXmlName(_data.Slice(name.Offset, name.Length)),
+        NameKind.Letter => new BinaryXmlName(Letters.Slice(name.Offset, 1)),
+        NameKind.Dictionary => new BinaryXmlName(name.Id, Resolve(name.Id, name.Offset)),
+        NameKind.Xml => new BinaryXmlName(XmlNamespaceUtf8),
+        _ => default,
+    };
+
+    private readonly void ThrowUnclosed()
+    {
+        var names = new StringBuilder();
+        for (int d = 0; d < _depth; d++)
+        {
+            ParseElementName(_scopes![2 * d], out NameRef prefix, out NameRef local, out _);
+            if (names.Length > 0) names.Append(", ");
+            if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
+            names.Append(GetName(local).ToString());
+        }
+        Fail($"Unexpected end of file. Following elements are not closed: {names}", _pos);
+    }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void Fail(string reason, int offset) => ThrowHelper.ThrowFormat(reason, offset);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static T Fail<T>(string reason, int offset) => ThrowHelper.ThrowFormat<T>(reason, offset);
+
+    private enum NameKind : byte { None, Inline, Letter, Dictionary, Xml }
+
+    /// <summary>Where a name lives: inline bytes in the input, a prefix letter, or a dictionary id.</summary>
+    private readonly struct NameRef
+    {
+        public readonly NameKind Kind;
+        public readonly int Offset;
+        public readonly int Length;
+        public readonly int Id;
+
+        private NameRef(NameKind kind, int offset, int length, int id)
+        {
+            Kind = kind; Offset = offset; Length = length; Id = id;
+        }
+
+        public static NameRef Inline(int offset, int length) => new(length == 0 ? NameKind.None : NameKind.Inline, offset, length, -1);
+        public static NameRef Letter(int index) => new(NameKind.Letter, index, 1, -1);
+        public static NameRef Dictionary(int id, int offset) => new(NameKind.Dictionary, offset, 0, id);
+        public static NameRef XmlNamespace => new(NameKind.Xml, 0, 0, -1);
+    }
+}

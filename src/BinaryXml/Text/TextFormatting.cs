@@ -1,0 +1,83 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Text;
+using System.Xml;
+
+namespace BinaryXml;
+
+/// <summary>
+/// How each text record reads as characters (MC-NBFX 2.2.3): .NET's <c>XmlConvert</c> forms, which are the
+/// shortest round-trip for floats and doubles (<c>INF</c>, <c>-INF</c>, <c>NaN</c>, <c>-0</c>), RoundtripKind for
+/// DateTime (errata E6: the time is always present) and xsd:duration for TimeSpan (errata E7).
+/// </summary>
+internal static class TextFormatting
+{
+    /// <summary>
+    /// Formats a fixed-size, Chars, UnicodeChars or Bytes payload of a plain (even) text record type. Returns null when
+    /// the payload is not a valid value of its type (a decimal with bad flags, a DateTime out of range).
+    /// </summary>
+    public static string? Format(RecordType type, ReadOnlySpan<byte> payload)
+    {
+        switch (type)
+        {
+            case RecordType.ZeroText: return "0";
+            case RecordType.OneText: return "1";
+            case RecordType.FalseText: return "false";
+            case RecordType.TrueText: return "true";
+            case RecordType.EmptyText: return string.Empty;
+            case RecordType.BoolText: return payload[0] != 0 ? "true" : "false";
+            case RecordType.Int8Text: return ((sbyte)payload[0]).ToString(CultureInfo.InvariantCulture);
+            case RecordType.Int16Text: return BinaryPrimitives.ReadInt16LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
+            case RecordType.Int32Text: return BinaryPrimitives.ReadInt32LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
+            case RecordType.Int64Text: return BinaryPrimitives.ReadInt64LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
+            case RecordType.UInt64Text: return BinaryPrimitives.ReadUInt64LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
+            case RecordType.FloatText: return XmlConvert.ToString(BinaryPrimitives.ReadSingleLittleEndian(payload));
+            case RecordType.DoubleText: return XmlConvert.ToString(BinaryPrimitives.ReadDoubleLittleEndian(payload));
+            case RecordType.DecimalText:
+                return BinaryXmlPrimitives.TryReadDecimal(payload, out decimal m) ? XmlConvert.ToString(m) : null;
+            case RecordType.DateTimeText:
+                return BinaryXmlPrimitives.TryReadDateTime(payload, out DateTime dt) ? XmlConvert.ToString(dt, XmlDateTimeSerializationMode.RoundtripKind) : null;
+            case RecordType.TimeSpanText: return XmlConvert.ToString(new TimeSpan(BinaryPrimitives.ReadInt64LittleEndian(payload)));
+            case RecordType.UuidText: return new Guid(payload[..16]).ToString();
+            case RecordType.UniqueIdText: return "urn:uuid:" + new Guid(payload[..16]).ToString();
+            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
+                return Encoding.UTF8.GetString(payload);
+            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                return Encoding.Unicode.GetString(payload);
+            case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
+                return Convert.ToBase64String(payload);
+            default:
+                throw new ArgumentOutOfRangeException(nameof(type), type, "Not a self-contained text record type.");
+        }
+    }
+
+    /// <summary>
+    /// Appends text escaped as MC-NBFX 2.2.3.13.1 says: in content <c>&amp; &lt; &gt;</c>; in a double-quoted
+    /// attribute value <c>&amp; &lt; &quot;</c>; characters XML does not allow at all as <c>&amp;#N;</c>.
+    /// </summary>
+    public static void AppendEscaped(StringBuilder sb, ReadOnlySpan<char> text, bool attribute)
+    {
+        for (int i = 0; i < text.Length; i++)
+        {
+            char c = text[i];
+            switch (c)
+            {
+                case '&': sb.Append("&amp;"); continue;
+                case '<': sb.Append("&lt;"); continue;
+                case '>' when !attribute: sb.Append("&gt;"); continue;
+                case '"' when attribute: sb.Append("&quot;"); continue;
+            }
+            if (char.IsHighSurrogate(c) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
+            {
+                sb.Append(c).Append(text[i + 1]);
+                i++;
+                continue;
+            }
+            if (IsXmlChar(c)) sb.Append(c);
+            else sb.Append("&#").Append(((int)c).ToString(CultureInfo.InvariantCulture)).Append(';');
+        }
+    }
+
+    /// <summary>XML 1.0 Char, for a BMP character that is not part of a surrogate pair.</summary>
+    private static bool IsXmlChar(char c) => c is '\t' or '\n' or '\r' || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD);
+}
