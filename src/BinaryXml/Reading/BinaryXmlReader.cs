@@ -31,6 +31,7 @@ public ref partial struct BinaryXmlReader
     private readonly IXmlDictionary? _dictionary;
     private readonly XmlBinaryReaderSession? _session;
     private readonly int _maxDepth;
+    private readonly bool _requireBoundPrefixes;
     private int _pos;
 
     // The current token.
@@ -76,7 +77,9 @@ public ref partial struct BinaryXmlReader
         _data = data;
         _dictionary = dictionary;
         _session = session;
-        _maxDepth = (options ?? BinaryXmlReaderOptions.Default).MaxDepth;
+        options ??= BinaryXmlReaderOptions.Default;
+        _maxDepth = options.MaxDepth;
+        _requireBoundPrefixes = options.RequireBoundPrefixes;
     }
 
     /// <summary>The kind of token the reader is on.</summary>
@@ -492,7 +495,7 @@ public ref partial struct BinaryXmlReader
                 if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (!TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
+        if (_requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
         for (int i = 0; i < _attrCount; i++)
         {
             int record = _attributes![i];
@@ -500,7 +503,7 @@ public ref partial struct BinaryXmlReader
             ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             NameRef ns = default;
-            if (!p.IsEmpty && !TryResolvePrefix(p, out ns)) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
+            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && _requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
             for (int j = 0; j < i; j++)
             {
                 int other = _attributes[j];
@@ -599,7 +602,7 @@ public ref partial struct BinaryXmlReader
             if (MultiByteInt31.Decode(_data[(at + 1)..], out int declared, out _) == OperationStatus.Done && declared == 0) Fail("An Array record has a count of zero", at + 1);
             Fail("The Array record's count or items run past the end of the input", at + 1);
         }
-        if (_depth == 1 && count > 1) Fail("There are multiple root elements", start);
+        // .NET's reader accepts a top-level array of several items as one root.
         BinaryXmlPrimitives.IsArrayItemType(itemType, out int itemSize);
         _arrayItemType = (byte)itemType;
         _arrayCount = count;

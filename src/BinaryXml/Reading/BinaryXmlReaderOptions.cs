@@ -19,4 +19,11 @@ public sealed class BinaryXmlReaderOptions
             field = value;
         }
     } = 32;
+
+    /// <summary>
+    /// Whether every element and attribute prefix must be bound by a namespace declaration in scope, as .NET's
+    /// reader requires. MC-NBFX itself does not check bindings (its examples use unbound prefixes); set this to
+    /// <see langword="false"/> to read such documents. An unbound prefix then has an empty namespace. Default true.
+    /// </summary>
+    public bool RequireBoundPrefixes { get; init; } = true;
 }

@@ -79,7 +79,7 @@ public static class BinaryXmlText
                     firstListItem = true;
                     break;
                 case BinaryXmlTokenType.Text:
-                    CloseStartTag(output, ref inStartTag);
+                    if (!inAttributeList) CloseStartTag(output, ref inStartTag);
                     if (inList && !firstListItem) output.Append(' ');
                     firstListItem = false;
                     TextFormatting.AppendEscaped(output, reader.GetString(), attribute: inAttributeList);

@@ -1,0 +1,189 @@
+using System.Text;
+using System.Xml;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// A document as the sequence of XmlReader nodes it stands for, one line per node: type, depth, name, namespace,
+/// value and value type, and the attributes of elements. Used to compare what the in-box reader and
+/// <see cref="BinaryXmlReader"/> see in the same bytes.
+/// </summary>
+public static class NodeStream
+{
+    private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
+
+    public static List<string> FromInBox(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
+    {
+        var lines = new List<string>();
+        using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
+        while (r.Read())
+        {
+            switch (r.NodeType)
+            {
+                case XmlNodeType.Element:
+                {
+                    var attributes = new List<string>();
+                    for (int i = 0; i < r.AttributeCount; i++)
+                    {
+                        r.MoveToAttribute(i);
+                        attributes.Add(Attribute(r.Prefix, r.LocalName, r.NamespaceURI, r.Value));
+                    }
+                    r.MoveToElement();
+                    lines.Add(Element(r.Depth, r.Prefix, r.LocalName, r.NamespaceURI, attributes));
+                    break;
+                }
+                case XmlNodeType.EndElement:
+                    lines.Add(End(r.Depth, r.Prefix, r.LocalName, r.NamespaceURI));
+                    break;
+                case XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA:
+                    lines.Add(Text(r.Depth, r.Value, r.ValueType));
+                    break;
+                case XmlNodeType.Comment:
+                    lines.Add($"Comment d={r.Depth} {Escape(r.Value)}");
+                    break;
+                default:
+                    lines.Add($"{r.NodeType} d={r.Depth}");
+                    break;
+            }
+        }
+        return lines;
+    }
+
+    public static List<string> FromNative(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
+    {
+        var lines = new List<string>();
+        var r = new BinaryXmlReader(data, dictionary, session, new BinaryXmlReaderOptions { MaxDepth = int.MaxValue });
+        try
+        {
+            int elementDepth = 0;
+            string prefix = "", local = "", ns = "";
+            List<string>? attributes = null;
+            List<string>? list = null;
+            bool attributeList = false;
+            string attributeName = "";
+            while (r.Read())
+            {
+                if (attributes is not null && r.TokenType is not (BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration) && !attributeList)
+                {
+                    if (r.TokenType != BinaryXmlTokenType.ArrayData) lines.Add(Element(elementDepth, prefix, local, ns, attributes));
+                    else
+                    {
+                        for (int i = 0; i < r.ArrayLength; i++)
+                        {
+                            lines.Add(Element(elementDepth, prefix, local, ns, attributes));
+                            lines.Add(Text(elementDepth + 1, ArrayItem(ref r, i), ArrayItemType(r.ArrayItemType)));
+                            lines.Add(End(elementDepth, prefix, local, ns));
+                        }
+                        attributes = null;
+                        continue;
+                    }
+                    attributes = null;
+                }
+                switch (r.TokenType)
+                {
+                    case BinaryXmlTokenType.StartElement:
+                        elementDepth = r.CurrentDepth;
+                        prefix = r.Prefix.ToString(); local = r.LocalName.ToString(); ns = r.NamespaceUri.ToString();
+                        attributes = [];
+                        break;
+                    case BinaryXmlTokenType.NamespaceDeclaration:
+                        attributes!.Add(r.Prefix.IsEmpty
+                            ? Attribute("", "xmlns", XmlnsNamespace, r.NamespaceUri.ToString())
+                            : Attribute("xmlns", r.Prefix.ToString(), XmlnsNamespace, r.NamespaceUri.ToString()));
+                        break;
+                    case BinaryXmlTokenType.Attribute:
+                        if (r.ValueType == RecordType.StartListText)
+                        {
+                            attributeList = true;
+                            list = [];
+                            attributeName = Attribute(r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString(), "");
+                        }
+                        else
+                        {
+                            attributes!.Add(Attribute(r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString(), r.GetString()));
+                        }
+                        break;
+                    case BinaryXmlTokenType.StartList:
+                        list = [];
+                        break;
+                    case BinaryXmlTokenType.Text:
+                        if (list is not null)
+                        {
+                            list.Add(r.GetString());
+                        }
+                        else
+                        {
+                            lines.Add(Text(r.CurrentDepth, r.GetString(), ValueTypeOf(r.ValueType)));
+                        }
+                        break;
+                    case BinaryXmlTokenType.EndList:
+                        string joined = string.Join(' ', list!);
+                        if (attributeList)
+                        {
+                            attributes!.Add(attributeName[..^2] + Escape(joined) + "\"");
+                            attributeList = false;
+                        }
+                        else
+                        {
+                            lines.Add(Text(r.CurrentDepth, joined, typeof(object[])));
+                        }
+                        list = null;
+                        break;
+                    case BinaryXmlTokenType.EndElement:
+                        lines.Add(End(r.CurrentDepth, r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString()));
+                        break;
+                    case BinaryXmlTokenType.Comment:
+                        lines.Add($"Comment d={r.CurrentDepth} {Escape(r.GetString())}");
+                        break;
+                }
+            }
+        }
+        finally
+        {
+            r.Dispose();
+        }
+        return lines;
+    }
+
+    private static string ArrayItem(ref BinaryXmlReader r, int index)
+    {
+        BinaryXmlPrimitives.IsArrayItemType(r.ArrayItemType, out int size);
+        return TextFormatting.Format((RecordType)((byte)r.ArrayItemType & 0xFE), r.ValueSpan.Slice(index * size, size))!;
+    }
+
+    private static Type ArrayItemType(RecordType t) => ValueTypeOf((RecordType)((byte)t & 0xFE));
+
+    /// <summary>The CLR type .NET's reader reports as ValueType for a text record.</summary>
+    public static Type ValueTypeOf(RecordType t) => t switch
+    {
+        RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => typeof(int),
+        RecordType.Int64Text => typeof(long),
+        RecordType.UInt64Text => typeof(ulong),
+        RecordType.FloatText => typeof(float),
+        RecordType.DoubleText => typeof(double),
+        RecordType.DecimalText => typeof(decimal),
+        RecordType.DateTimeText => typeof(DateTime),
+        RecordType.TimeSpanText => typeof(TimeSpan),
+        RecordType.UuidText => typeof(Guid),
+        RecordType.UniqueIdText => typeof(UniqueId),
+        RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => typeof(bool),
+        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => typeof(byte[]),
+        _ => typeof(string),
+    };
+
+    private static string Element(int depth, string prefix, string local, string ns, List<string> attributes)
+        => $"Element d={depth} {prefix}:{local} ns={ns}" + string.Concat(attributes.Select(a => " " + a));
+
+    private static string End(int depth, string prefix, string local, string ns) => $"EndElement d={depth} {prefix}:{local} ns={ns}";
+
+    private static string Text(int depth, string value, Type type) => $"Text d={depth} [{type.Name}] {Escape(value)}";
+
+    private static string Attribute(string prefix, string local, string ns, string value) => $"@{prefix}:{local}[{ns}]=\"{Escape(value)}\"";
+
+    private static string Escape(string s)
+    {
+        var sb = new StringBuilder();
+        foreach (char c in s) sb.Append(c < 0x20 || c > 0x7E ? $"\\u{(int)c:X4}" : c.ToString());
+        return sb.ToString();
+    }
+}
