@@ -48,7 +48,8 @@ public sealed class ScriptContext
 /// <c>5L</c>, ulongs <c>5UL</c>, <c>f32:3F800000</c> and <c>f64:…</c> (IEEE bits), decimals <c>1.50M</c>,
 /// <c>dt:ticks:Kind</c>, <c>ts:ticks</c>, <c>guid:…</c>, <c>uid:"…"</c> (UniqueId from its string form),
 /// <c>hex:0A0B</c> bytes, <c>d"…"</c>/<c>o"…"</c> dictionary strings, <c>[a, b]</c> lists and
-/// <c>int[1, 2]</c>-style typed arrays (bool short int long float double decimal datetime timespan guid).
+/// <c>int[1, 2]</c>-style typed arrays (bool short int long float double decimal datetime timespan guid);
+/// <c>"ab"*3</c> and <c>hex:00*512</c> repeat a literal.
 /// </remarks>
 public static class WriterScript
 {
@@ -78,7 +79,7 @@ public static class WriterScript
         try
         {
             foreach (Call c in calls) ApplyInBox(w, c, context);
-            w.Flush();
+            if (w.WriteState != WriteState.Closed) w.Flush();
         }
         catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException or IndexOutOfRangeException)
         {
@@ -96,7 +97,7 @@ public static class WriterScript
         try
         {
             foreach (Call c in calls) ApplyNative(w, c, context);
-            w.Flush();
+            if (w.WriteState != WriteState.Closed) w.Flush();
         }
         catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException)
         {
@@ -389,7 +390,7 @@ public static class WriterScript
                 if (c != '\\') { sb.Append(c); continue; }
                 char e = text[_i++];
                 if (e == 'u') { sb.Append((char)int.Parse(text.AsSpan(_i, 4), NumberStyles.HexNumber, CultureInfo.InvariantCulture)); _i += 4; }
-                else sb.Append(e);
+                else sb.Append(e switch { 't' => '\t', 'n' => '\n', 'r' => '\r', _ => e });
             }
             _i++;
             return sb.ToString();
@@ -399,7 +400,7 @@ public static class WriterScript
         {
             SkipSpace();
             char c = text[_i];
-            if (c == '"') return ParseString();
+            if (c == '"') return Repeat(ParseString());
             if (c == '[') { _i++; return ParseItems().ToArray(); }
             if ((c == 'd' || c == 'o') && _i + 1 < text.Length && text[_i + 1] == '"')
             {
@@ -424,7 +425,7 @@ public static class WriterScript
                     "f64" => BitConverter.UInt64BitsToDouble(ulong.Parse(v, NumberStyles.HexNumber, CultureInfo.InvariantCulture)),
                     "ts" => new TimeSpan(long.Parse(v, CultureInfo.InvariantCulture)),
                     "guid" => Guid.Parse(v),
-                    "hex" => Convert.FromHexString(v),
+                    "hex" => Repeat(Convert.FromHexString(v)),
                     _ => throw new FormatException("Unknown literal " + word),
                 };
             }
@@ -454,9 +455,15 @@ public static class WriterScript
                 _ when word.EndsWith("UL", StringComparison.Ordinal) => ulong.Parse(word[..^2], CultureInfo.InvariantCulture),
                 _ when word.EndsWith('L') => long.Parse(word[..^1], CultureInfo.InvariantCulture),
                 _ when word.EndsWith('M') => decimal.Parse(word[..^1], NumberStyles.Float, CultureInfo.InvariantCulture),
-                _ => int.Parse(word, CultureInfo.InvariantCulture),
+                _ when int.TryParse(word, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int i) => i,
+                _ => long.Parse(word, CultureInfo.InvariantCulture), // too large for an int: only a long can hold it
             };
         }
+
+        /// <summary>An optional <c>*N</c> after a string or hex literal repeats it N times.</summary>
+        private string Repeat(string s) => TryConsume('*') ? string.Concat(Enumerable.Repeat(s, int.Parse(Word(), CultureInfo.InvariantCulture))) : s;
+
+        private byte[] Repeat(byte[] b) => TryConsume('*') ? Enumerable.Repeat(b, int.Parse(Word(), CultureInfo.InvariantCulture)).SelectMany(x => x).ToArray() : b;
 
         private List<object?> ParseItems()
         {
