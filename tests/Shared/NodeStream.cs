@@ -26,7 +26,9 @@ public static class NodeStream
                     for (int i = 0; i < r.AttributeCount; i++)
                     {
                         r.MoveToAttribute(i);
-                        attributes.Add(Attribute(r.Prefix, r.LocalName, r.NamespaceURI, r.Value));
+                        // ValueType first: reading Value makes .NET's reader report some types (Guid…) as String afterwards.
+                        Type type = r.ValueType;
+                        attributes.Add(Attribute(r.Prefix, r.LocalName, r.NamespaceURI, r.Value, type));
                     }
                     r.MoveToElement();
                     lines.Add(Element(r.Depth, r.Prefix, r.LocalName, r.NamespaceURI, attributes));
@@ -36,8 +38,11 @@ public static class NodeStream
                     lines.Add(End(r.Depth, r.Prefix, r.LocalName, r.NamespaceURI));
                     break;
                 case XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA:
-                    lines.Add(Text(r.Depth, r.Value, r.ValueType));
+                {
+                    Type type = r.ValueType;
+                    lines.Add(Text(r.Depth, r.Value, type));
                     break;
+                }
                 case XmlNodeType.Comment:
                     lines.Add($"Comment d={r.Depth} {Escape(r.Value)}");
                     break;
@@ -88,19 +93,19 @@ public static class NodeStream
                         break;
                     case BinaryXmlTokenType.NamespaceDeclaration:
                         attributes!.Add(r.Prefix.IsEmpty
-                            ? Attribute("", "xmlns", XmlnsNamespace, r.NamespaceUri.ToString())
-                            : Attribute("xmlns", r.Prefix.ToString(), XmlnsNamespace, r.NamespaceUri.ToString()));
+                            ? Attribute("", "xmlns", XmlnsNamespace, r.NamespaceUri.ToString(), typeof(string))
+                            : Attribute("xmlns", r.Prefix.ToString(), XmlnsNamespace, r.NamespaceUri.ToString(), typeof(string)));
                         break;
                     case BinaryXmlTokenType.Attribute:
                         if (r.ValueType == RecordType.StartListText)
                         {
                             attributeList = true;
                             list = [];
-                            attributeName = Attribute(r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString(), "");
+                            attributeName = Attribute(r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString(), "\u0000", typeof(object[]));
                         }
                         else
                         {
-                            attributes!.Add(Attribute(r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString(), r.GetString()));
+                            attributes!.Add(Attribute(r.Prefix.ToString(), r.LocalName.ToString(), r.NamespaceUri.ToString(), r.GetString(), ValueTypeOf(r.ValueType)));
                         }
                         break;
                     case BinaryXmlTokenType.StartList:
@@ -113,19 +118,19 @@ public static class NodeStream
                         }
                         else
                         {
-                            lines.Add(Text(r.CurrentDepth, r.GetString(), ValueTypeOf(r.ValueType)));
+                            lines.Add(Text(r.CurrentDepth, r.GetString(), ContentValueType(r.RecordType, r.ValueType)));
                         }
                         break;
                     case BinaryXmlTokenType.EndList:
                         string joined = string.Join(' ', list!);
                         if (attributeList)
                         {
-                            attributes!.Add(attributeName[..^2] + Escape(joined) + "\"");
+                            attributes!.Add(attributeName.Replace("\\u0000", Escape(joined), StringComparison.Ordinal));
                             attributeList = false;
                         }
                         else
                         {
-                            lines.Add(Text(r.CurrentDepth, joined, typeof(object[])));
+                            lines.Add(Text(r.CurrentDepth, joined, typeof(string)));
                         }
                         list = null;
                         break;
@@ -178,7 +183,18 @@ public static class NodeStream
 
     private static string Text(int depth, string value, Type type) => $"Text d={depth} [{type.Name}] {Escape(value)}";
 
-    private static string Attribute(string prefix, string local, string ns, string value) => $"@{prefix}:{local}[{ns}]=\"{Escape(value)}\"";
+    private static string Attribute(string prefix, string local, string ns, string value, Type type) => $"@{prefix}:{local}[{ns}]=[{type.Name}]\"{Escape(value)}\"";
+
+    /// <summary>
+    /// .NET's reader reports a typed ValueType in element content only for <c>…WithEndElement</c> records; a plain
+    /// record (and a content list) reads as String, except Bytes, which stay byte[]. Attributes are always typed.
+    /// </summary>
+    public static Type ContentValueType(RecordType record, RecordType valueType)
+    {
+        bool withEnd = ((byte)record & 1) != 0;
+        bool bytes = valueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
+        return withEnd || bytes ? ValueTypeOf(valueType) : typeof(string);
+    }
 
     private static string Escape(string s)
     {

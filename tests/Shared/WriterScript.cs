@@ -35,6 +35,36 @@ public sealed class ScriptContext
     public bool UseSession { get; }
 
     public XmlDictionaryString Resolve(DictRef r) => r.Static ? Dictionary.Add(r.Value) : _other.Add(r.Value);
+
+    /// <summary>A fresh writer session (when the context uses sessions) that records the strings it hands out.</summary>
+    public RecordingWriterSession? CreateWriterSession() => UseSession ? new RecordingWriterSession() : null;
+}
+
+/// <summary>
+/// A writer session that records every string it adds, as WCF's binary encoder does to build the MC-NBFSE
+/// StringTable, so that a reader session with the same ids can be built.
+/// </summary>
+public sealed class RecordingWriterSession : XmlBinaryWriterSession
+{
+    public List<string> Strings { get; } = [];
+
+    public override bool TryAdd(XmlDictionaryString value, out int key)
+    {
+        bool added = base.TryAdd(value, out key);
+        if (added)
+        {
+            while (Strings.Count <= key) Strings.Add("");
+            Strings[key] = value.Value;
+        }
+        return added;
+    }
+
+    public XmlBinaryReaderSession ToReaderSession()
+    {
+        var session = new XmlBinaryReaderSession();
+        for (int i = 0; i < Strings.Count; i++) session.Add(i, Strings[i]);
+        return session;
+    }
 }
 
 /// <summary>
@@ -71,10 +101,12 @@ public static class WriterScript
     }
 
     /// <summary>Runs a script against the in-box writer. Returns the bytes, or the exception a call threw.</summary>
-    public static (byte[] Bytes, Exception? Error) RunInBox(IReadOnlyList<Call> calls, ScriptContext context)
+    public static (byte[] Bytes, Exception? Error) RunInBox(IReadOnlyList<Call> calls, ScriptContext context) => RunInBox(calls, context, context.CreateWriterSession());
+
+    public static (byte[] Bytes, Exception? Error) RunInBox(IReadOnlyList<Call> calls, ScriptContext context, XmlBinaryWriterSession? session)
     {
         var stream = new MemoryStream();
-        XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, context.Dictionary, context.UseSession ? new XmlBinaryWriterSession() : null, false);
+        XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, context.Dictionary, session, false);
         Exception? error = null;
         try
         {
@@ -90,9 +122,12 @@ public static class WriterScript
 
     /// <summary>Runs a script against <see cref="BinaryXmlWriter"/>.</summary>
     public static (byte[] Bytes, Exception? Error) RunNative(IReadOnlyList<Call> calls, ScriptContext context, BinaryXmlWriterOptions? options = null)
+        => RunNative(calls, context, context.CreateWriterSession(), options);
+
+    public static (byte[] Bytes, Exception? Error) RunNative(IReadOnlyList<Call> calls, ScriptContext context, XmlBinaryWriterSession? session, BinaryXmlWriterOptions? options = null)
     {
         var output = new ArrayBufferWriter<byte>();
-        var w = new BinaryXmlWriter(output, context.Dictionary, context.UseSession ? new XmlBinaryWriterSession() : null, options);
+        var w = new BinaryXmlWriter(output, context.Dictionary, session, options);
         Exception? error = null;
         try
         {
@@ -309,6 +344,7 @@ public static class WriterScript
         bool b => b ? "true" : "false",
         string s => Quote(s),
         int i => i.ToString(CultureInfo.InvariantCulture),
+        short i => i.ToString(CultureInfo.InvariantCulture),
         long l => l.ToString(CultureInfo.InvariantCulture) + "L",
         ulong u => u.ToString(CultureInfo.InvariantCulture) + "UL",
         float f => "f32:" + BitConverter.SingleToUInt32Bits(f).ToString("X8", CultureInfo.InvariantCulture),

@@ -53,6 +53,7 @@ public ref partial struct BinaryXmlReader
     private int _depth;                 // open elements
     private bool _rootClosed;
     private bool _pendingEndElement;
+    private bool _popOnRead;            // the EndElement token keeps its element's scope until the next Read
     private int _attrIndex;
     private int _attrCount;
     private int _listPos;
@@ -118,6 +119,11 @@ public ref partial struct BinaryXmlReader
     public bool Read()
     {
         _isArray = false;
+        if (_popOnRead)
+        {
+            _popOnRead = false;
+            PopScope();
+        }
         if (_pendingEndElement)
         {
             _pendingEndElement = false;
@@ -297,9 +303,8 @@ public ref partial struct BinaryXmlReader
         _tokenType = BinaryXmlTokenType.EndElement;
         _tokenStart = recordStart;
         _recordType = recordType;
-        PopScope();
-        _tokenDepth = _depth;
-        if (_depth == 0) _rootClosed = true;
+        _tokenDepth = _depth - 1;
+        _popOnRead = true;
     }
 
     private void PopScope()
@@ -646,11 +651,12 @@ public ref partial struct BinaryXmlReader
     public void Skip()
     {
         if (_tokenType is not (BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration)) return;
-        int targetDepth = _depth - 1;
+        // The element's depth as CurrentDepth reports it: attributes are one deeper than their element.
+        int elementDepth = _tokenType == BinaryXmlTokenType.StartElement ? _tokenDepth : _tokenDepth - 1;
         while (Read())
         {
-            if (_tokenType == BinaryXmlTokenType.ArrayData && _depth - 1 == targetDepth) return;
-            if (_tokenType == BinaryXmlTokenType.EndElement && _depth == targetDepth) return;
+            if (_tokenType == BinaryXmlTokenType.ArrayData && _tokenDepth - 1 == elementDepth) return;
+            if (_tokenType == BinaryXmlTokenType.EndElement && _tokenDepth == elementDepth) return;
         }
     }
 
