@@ -296,12 +296,50 @@ public ref partial struct BinaryXmlReader
         }
         value = false;
         if (!IsTextRecord) return false;
-        switch (GetString().Trim(" \t\r\n".ToCharArray()))
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
+        if (text is "true" or "1") { value = true; return true; }
+        return text is "false" or "0";
+    }
+
+    private const int TextBufferLength = 128;
+    private const string XmlWhitespace = " \t\r\n";
+
+    /// <summary>
+    /// The characters of a Chars, UnicodeChars, Dictionary or Empty text record, decoded into
+    /// <paramref name="buffer"/> when they fit (no allocation), otherwise into a new string.
+    /// </summary>
+    private readonly ReadOnlySpan<char> GetTextChars(Span<char> buffer)
+    {
+        ReadOnlySpan<byte> payload = Payload;
+        switch ((RecordType)_valueType)
         {
-            case "true" or "1": value = true; return true;
-            case "false" or "0": value = false; return true;
-            default: return false;
+            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
+                if (Utf8.ToUtf16(payload, buffer, out _, out int written) == OperationStatus.Done) return buffer[..written];
+                break;
+            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                if (BitConverter.IsLittleEndian && payload.Length / 2 <= buffer.Length) return MemoryMarshal.Cast<byte, char>(payload);
+                break;
+            case RecordType.EmptyText:
+                return default;
         }
+        return GetString();
+    }
+
+    // XmlConvert's number styles: a leading sign, and white space around.
+    private const System.Globalization.NumberStyles IntegerStyle = System.Globalization.NumberStyles.AllowLeadingSign
+        | System.Globalization.NumberStyles.AllowLeadingWhite | System.Globalization.NumberStyles.AllowTrailingWhite;
+
+    private const System.Globalization.NumberStyles FloatStyle = IntegerStyle
+        | System.Globalization.NumberStyles.AllowDecimalPoint | System.Globalization.NumberStyles.AllowExponent;
+
+    private static bool TryParseXmlDouble(ReadOnlySpan<char> text, out double value)
+    {
+        text = text.Trim(XmlWhitespace);
+        if (text is "INF") { value = double.PositiveInfinity; return true; }
+        if (text is "-INF") { value = double.NegativeInfinity; return true; }
+        if (text is "NaN") { value = double.NaN; return true; }
+        return double.TryParse(text, FloatStyle, System.Globalization.CultureInfo.InvariantCulture, out value);
     }
 
     /// <summary>Reads a Boolean; see <see cref="TryGetBoolean"/>.</summary>
@@ -331,11 +369,8 @@ public ref partial struct BinaryXmlReader
     {
         RequireValue();
         if (TryGetIntegerRecord(out value, out bool above)) return !above;
-        if (IsTextRecord)
-        {
-            try { value = XmlConvert.ToInt64(GetString()); return true; }
-            catch (Exception e) when (e is FormatException or OverflowException) { }
-        }
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        if (IsTextRecord) return long.TryParse(GetTextChars(buffer), IntegerStyle, System.Globalization.CultureInfo.InvariantCulture, out value);
         value = 0;
         return false;
     }
@@ -352,11 +387,8 @@ public ref partial struct BinaryXmlReader
             value = (ulong)l;
             return above || l >= 0;
         }
-        if (IsTextRecord)
-        {
-            try { value = XmlConvert.ToUInt64(GetString()); return true; }
-            catch (Exception e) when (e is FormatException or OverflowException) { }
-        }
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        if (IsTextRecord) return ulong.TryParse(GetTextChars(buffer), IntegerStyle, System.Globalization.CultureInfo.InvariantCulture, out value);
         value = 0;
         return false;
     }
@@ -382,11 +414,8 @@ public ref partial struct BinaryXmlReader
             value = above ? (double)(ulong)l : l;
             return true;
         }
-        if (IsTextRecord)
-        {
-            try { value = XmlConvert.ToDouble(GetString()); return true; }
-            catch (Exception e) when (e is FormatException or OverflowException) { }
-        }
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        if (IsTextRecord) return TryParseXmlDouble(GetTextChars(buffer), out value);
         value = 0;
         return false;
     }
@@ -405,10 +434,10 @@ public ref partial struct BinaryXmlReader
         }
         if (IsTextRecord)
         {
-            try { value = XmlConvert.ToSingle(GetString()); return true; }
-            catch (Exception e) when (e is FormatException or OverflowException) { }
-            value = 0;
-            return false;
+            Span<char> buffer = stackalloc char[TextBufferLength];
+            bool parsed = TryParseXmlDouble(GetTextChars(buffer), out double d1);
+            value = (float)d1;
+            return parsed && (!double.IsFinite(d1) || float.IsFinite(value));
         }
         if (TryGetDouble(out double d) && (!double.IsFinite(d) || Math.Abs(d) <= float.MaxValue))
         {
@@ -437,11 +466,8 @@ public ref partial struct BinaryXmlReader
             try { value = (decimal)d; return true; }
             catch (OverflowException) { value = 0; return false; }
         }
-        if (IsTextRecord)
-        {
-            try { value = XmlConvert.ToDecimal(GetString()); return true; }
-            catch (Exception e) when (e is FormatException or OverflowException) { }
-        }
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        if (IsTextRecord) return decimal.TryParse(GetTextChars(buffer), IntegerStyle | System.Globalization.NumberStyles.AllowDecimalPoint, System.Globalization.CultureInfo.InvariantCulture, out value);
         value = 0;
         return false;
     }
@@ -490,9 +516,10 @@ public ref partial struct BinaryXmlReader
         if (_valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return BinaryXmlPrimitives.TryReadGuid(Payload, out value);
         if (IsTextRecord)
         {
-            string s = GetString().Trim();
-            if (s.StartsWith("urn:uuid:", StringComparison.Ordinal)) s = s[9..];
-            return Guid.TryParse(s, out value);
+            Span<char> buffer = stackalloc char[TextBufferLength];
+            ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
+            if (text.StartsWith("urn:uuid:", StringComparison.Ordinal)) text = text[9..];
+            return Guid.TryParse(text, out value);
         }
         value = default;
         return false;

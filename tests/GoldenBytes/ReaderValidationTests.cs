@@ -1,0 +1,143 @@
+using System.Xml;
+using BinaryXml.Soap;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// Structure validation as .NET's reader does it (dotnet-behaviour 6.2, 3.3): each malformed document throws
+/// <see cref="BinaryXmlException"/> with an offset, and the in-box reader rejects the same bytes.
+/// </summary>
+public sealed class ReaderValidationTests
+{
+    private static void ReadAll(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
+    {
+        var r = new BinaryXmlReader(data, dictionary, session, options);
+        try
+        {
+            while (r.Read())
+            {
+                if (r.HasValue && r.TokenType != BinaryXmlTokenType.ArrayData) _ = r.GetString();
+            }
+        }
+        finally
+        {
+            r.Dispose();
+        }
+    }
+
+    private static void ReadAllInBox(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
+    {
+        using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
+        while (r.Read())
+        {
+            _ = r.Value;
+            for (int i = 0; i < r.AttributeCount; i++) _ = r.GetAttribute(i);
+        }
+    }
+
+    [Theory]
+    [InlineData("reserved 0x00", "40 01 61 00 01")]
+    [InlineData("reserved 0x78", "40 01 61 78 01")]
+    [InlineData("reserved 0x7F", "7F")]
+    [InlineData("reserved 0xA5", "40 01 61 A5 01")]
+    [InlineData("reserved 0xA7", "40 01 61 A7 01")]
+    [InlineData("reserved 0xBE", "40 01 61 BE 01")]
+    [InlineData("reserved 0xFF", "40 01 61 FF 01")]
+    [InlineData("attribute after content", "40 01 61 98 01 62 04 01 78 A8 01")]
+    [InlineData("WithEndElement as attribute value", "40 01 61 04 01 78 99 01 62 01")]
+    [InlineData("EndListText as attribute value", "40 01 61 04 01 78 A6 01")]
+    [InlineData("element as attribute value", "40 01 61 04 01 78 40 01 62 01")]
+    [InlineData("nested list", "40 01 61 A4 A4 A6 A6 01")]
+    [InlineData("EndListText outside a list", "40 01 61 A6 01")]
+    [InlineData("element inside a list", "40 01 61 A4 40 01 62 01 A6 01")]
+    [InlineData("text outside the root", "98 01 61")]
+    [InlineData("EndElement at depth 0", "01")]
+    [InlineData("WithEndElement at depth 0", "81")]
+    [InlineData("odd UnicodeChars length", "40 01 61 B6 03 61 00 62 01")]
+    [InlineData("negative Chars32 length", "40 01 61 9C FF FF FF FF 01")]
+    [InlineData("negative Bytes32 length", "40 01 61 A2 00 00 00 80 01")]
+    [InlineData("Chars8 length past the end", "40 01 61 98 05 61 62")]
+    [InlineData("name length past the end", "40 09 61 62 63")]
+    [InlineData("MultiByteInt31 fifth byte above 7", "40 FF FF FF FF 08")]
+    [InlineData("MultiByteInt31 of six bytes", "40 80 80 80 80 80 01")]
+    [InlineData("Array of an Array", "03 03 40 01 61 01 8D 01 00 00 00 00")]
+    [InlineData("Array element without EndElement", "03 40 01 61 8D 01 00 00 00 00")]
+    [InlineData("Array element followed by WithEndElement text", "03 40 01 61 81 8D 01 00 00 00 00")]
+    [InlineData("Array of a non-array type", "03 40 01 61 01 99 01 61")]
+    [InlineData("Array of a plain type", "03 40 01 61 01 8C 01 00 00 00 00")]
+    [InlineData("Array count zero", "03 40 01 61 01 8D 00")]
+    [InlineData("Array count beyond the input", "03 40 01 61 01 8D 05 01 00 00 00")]
+    [InlineData("Array count near int.MaxValue", "03 40 01 61 01 8D FF FF FF FF 07 01 00 00 00")]
+    [InlineData("unclosed element", "40 01 61")]
+    [InlineData("multiple root elements", "40 01 61 01 40 01 62 01")]
+    [InlineData("element after a top-level array", "03 40 01 61 01 8D 01 00 00 00 00 40 01 62 01")]
+    [InlineData("element prefix not declared", "5E 01 61 01")]
+    [InlineData("attribute prefix not declared", "40 01 61 05 01 70 01 78 A8 01")]
+    [InlineData("duplicate attribute", "40 01 61 04 01 78 A8 04 01 78 A8 01")]
+    [InlineData("duplicate attribute through two prefixes", "40 01 61 09 01 70 01 75 09 01 71 01 75 26 01 78 A8 34 01 78 A8 01")]
+    [InlineData("duplicate xmlns prefix", "40 01 61 09 01 70 01 78 09 01 70 01 79 01")]
+    [InlineData("prefix bound to the empty namespace", "40 01 61 09 01 70 00 01")]
+    [InlineData("xml prefix rebound", "40 01 61 09 03 78 6D 6C 01 78 01")]
+    [InlineData("static dictionary id without dictionary", "42 02 01")]
+    [InlineData("session id without session", "42 03 01")]
+    public void Malformed_documents_are_rejected_like_the_in_box_reader_does(string what, string hex)
+    {
+        byte[] data = Hex.Parse(hex);
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data));
+        Assert.InRange(e.Offset, 0, data.Length);
+        Assert.Contains("byte offset", e.Message);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data));
+        _ = what;
+    }
+
+    [Fact]
+    public void QName_prefix_index_above_25_is_rejected()
+    {
+        byte[] data = Hex.Parse("40 01 61 BC 1A 02 01");
+        Assert.Throws<BinaryXmlException>(() => ReadAll(data, NbfsDictionary.Instance));
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data, NbfsDictionary.Instance));
+    }
+
+    [Fact]
+    public void Unknown_static_and_session_ids_are_rejected()
+    {
+        // 0x3CE = 974: key 487, one past the MC-NBFS table.
+        Assert.Contains("not defined in the static dictionary", Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("42 CE 07 01"), NbfsDictionary.Instance)).Message);
+        var session = new XmlBinaryReaderSession();
+        session.Add(0, "known");
+        ReadAll(Hex.Parse("42 01 01"), null, session);
+        Assert.Contains("not defined in the session", Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("42 03 01"), null, session)).Message);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(Hex.Parse("42 03 01"), null, session));
+    }
+
+    [Fact]
+    public void Depth_beyond_MaxDepth_is_rejected_and_any_depth_reads_without_recursion()
+    {
+        byte[] nested(int depth) => [.. Enumerable.Repeat<byte[]>([0x40, 0x01, 0x61], depth).SelectMany(b => b), .. Enumerable.Repeat((byte)0x01, depth)];
+        ReadAll(nested(32));
+        Assert.Contains("maximum read depth (32)", Assert.Throws<BinaryXmlException>(() => ReadAll(nested(33))).Message);
+        Assert.Throws<BinaryXmlException>(() => ReadAll(nested(1_000_000)));
+        ReadAll(nested(200_000), options: new BinaryXmlReaderOptions { MaxDepth = int.MaxValue });
+    }
+
+    [Fact]
+    public void Lenient_where_the_in_box_reader_is_lenient()
+    {
+        // Non-minimal MultiByteInt31 (80 00 = 0) and BoolText other than 0/1 are accepted by .NET's reader; so by ours.
+        ReadAll(Hex.Parse("40 80 00 01"));
+        ReadAllInBox(Hex.Parse("40 80 00 01"));
+        var r = new BinaryXmlReader(Hex.Parse("40 01 61 B5 07"));
+        r.Read(); r.Read();
+        Assert.True(r.GetBoolean());
+    }
+
+    [Fact]
+    public void Invalid_utf8_and_lone_surrogates_are_rejected()
+    {
+        Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 98 02 C3 28 01")));
+        Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 02 C3 28 01")));
+        Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 B6 02 00 D8 01")));
+        Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 B6 04 00 DC 00 D8 01")));
+    }
+}

@@ -1,0 +1,51 @@
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>Misuse of the writer throws the exception type the in-box writer throws for the same calls.</summary>
+public sealed class WriterMisuseTests
+{
+    [Theory]
+    [InlineData("attribute after content", "StartElement(null, \"a\", null); String(\"x\"); StartAttribute(null, \"y\", null)", typeof(InvalidOperationException))]
+    [InlineData("end element at depth 0", "EndElement()", typeof(InvalidOperationException))]
+    [InlineData("two typed values in an attribute", "StartElement(null, \"a\", null); StartAttribute(null, \"x\", null); Value(1); Value(2)", typeof(InvalidOperationException))]
+    [InlineData("typed value outside the root", "Value(1)", typeof(InvalidOperationException))]
+    [InlineData("text outside the root", "String(\"x\")", typeof(InvalidOperationException))]
+    [InlineData("base64 trail outside the root", "Base64(hex:01); StartElement(null, \"a\", null)", typeof(InvalidOperationException))]
+    [InlineData("second root in a document", "StartDocument(); StartElement(null, \"a\", null); EndElement(); StartElement(null, \"b\", null)", typeof(InvalidOperationException))]
+    [InlineData("array of two at the top of a document", "StartDocument(); Array(null, \"a\", null, int[1, 2])", typeof(InvalidOperationException))]
+    [InlineData("end document without root", "StartDocument(); EndDocument()", typeof(InvalidOperationException))]
+    [InlineData("start document twice", "StartDocument(); StartDocument()", typeof(InvalidOperationException))]
+    [InlineData("write after close", "StartElement(null, \"a\", null); Close(); StartElement(null, \"b\", null)", typeof(InvalidOperationException))]
+    [InlineData("end attribute without attribute", "StartElement(null, \"a\", null); EndAttribute()", typeof(InvalidOperationException))]
+    [InlineData("xmlns outside a start tag", "StartElement(null, \"a\", null); String(\"x\"); Xmlns(\"p\", \"urn:p\")", typeof(InvalidOperationException))]
+    [InlineData("comment in an attribute", "StartElement(null, \"a\", null); StartAttribute(null, \"x\", null); Comment(\"c\")", typeof(InvalidOperationException))]
+    [InlineData("CDATA in an attribute", "StartElement(null, \"a\", null); StartAttribute(null, \"x\", null); CData(\"c\")", typeof(InvalidOperationException))]
+    [InlineData("undefined element prefix", "StartElement(\"p\", \"a\", null)", typeof(ArgumentException))]
+    [InlineData("undefined attribute prefix", "StartElement(null, \"a\", null); StartAttribute(\"p\", \"x\", null)", typeof(ArgumentException))]
+    [InlineData("prefix rebound on one element", "StartElement(\"p\", \"a\", \"urn:1\"); Xmlns(\"p\", \"urn:2\")", typeof(ArgumentException))]
+    [InlineData("prefix bound to the empty namespace", "StartElement(\"p\", \"a\", \"\")", typeof(ArgumentException))]
+    [InlineData("reserved xml prefix", "StartElement(\"xmlfoo\", \"a\", \"urn:x\")", typeof(ArgumentException))]
+    [InlineData("xml namespace on another prefix", "StartElement(\"p\", \"a\", \"http://www.w3.org/XML/1998/namespace\")", typeof(ArgumentException))]
+    [InlineData("empty local name", "StartElement(null, \"\", null)", typeof(ArgumentException))]
+    [InlineData("comment with --", "Comment(\"a--b\")", typeof(ArgumentException))]
+    [InlineData("comment ending in -", "Comment(\"a-\")", typeof(ArgumentException))]
+    [InlineData("whitespace that is not", "StartElement(null, \"a\", null); Whitespace(\"x\")", typeof(ArgumentException))]
+    [InlineData("bad xml:space", "StartElement(null, \"a\", null); AttributeString(\"xml\", \"space\", null, \"keep\"); EndElement()", typeof(ArgumentException))]
+    [InlineData("lone surrogate in text", "StartElement(null, \"a\", null); String(\"\\uD800x\")", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate in a long text", "StartElement(null, \"a\", null); String(\"x\"*100); String(\"\\uDC00\"); String(\"y\"*100)", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate in a name", "StartElement(null, \"a\\uD800\", null)", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("surrogate char entity", "StartElement(null, \"a\", null); CharEntity(\"\\uD800\")", typeof(ArgumentException))]
+    [InlineData("QName with namespace not in scope", "StartElement(null, \"a\", null); QName(\"x\", \"urn:none\")", typeof(ArgumentException))]
+    public void Misuse_throws_what_the_in_box_writer_throws(string what, string calls, Type expected)
+    {
+        _ = what;
+        List<Call> script = WriterScript.Parse(calls);
+        (_, Exception? inBox) = WriterScript.RunInBox(script, new ScriptContext());
+        (_, Exception? ours) = WriterScript.RunNative(script, new ScriptContext());
+        Assert.NotNull(inBox);
+        Assert.IsType(expected, inBox, exactMatch: false);
+        Assert.NotNull(ours);
+        Assert.Equal(inBox.GetType(), ours.GetType());
+    }
+}

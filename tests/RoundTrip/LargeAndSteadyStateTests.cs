@@ -1,0 +1,103 @@
+using System.Buffers;
+using System.Xml;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// Records past the 8- and 16-bit length forms (Chars32, UnicodeChars32, Bytes32, names over 16 KB) are written as
+/// the in-box writer writes them and read back; and writing and reading in steady state allocate nothing.
+/// </summary>
+public sealed class LargeAndSteadyStateTests
+{
+    [Theory]
+    [InlineData("StartElement(null, \"r\", null); StartElement(null, \"a\", null); String(\"x\"*70000); EndElement(); StartElement(null, \"b\", null); String(\"y\"); EndElement(); EndElement()")]
+    [InlineData("StartElement(null, \"a\", null); String(\"\\u65E5\\u672C\"*20000); EndElement()")]
+    [InlineData("StartElement(null, \"a\", null); String(\"\\u00E9\"*40000); EndElement()")]
+    [InlineData("StartElement(null, \"a\", null); String(\"x\\uD83D\\uDE00\"*30000); EndElement()")]
+    [InlineData("StartElement(null, \"a\", null); Base64(hex:0102*40000); EndElement()")]
+    [InlineData("StartElement(null, \"a\", null); String(\"x\"*300); String(\"z\"*171); String(\"\\u65E5\"*256); EndElement()")]
+    [InlineData("StartElement(null, \"n\"*20000, null); AttributeString(null, \"a\"*300, null, \"v\"*70000); EndElement()")]
+    [InlineData("StartElement(null, \"r\", null); Array(null, \"a\", null, int[" + "7, 8, 9, 10" + "]); String(\"q\"*511); EndElement()")]
+    public void Large_records_match_the_in_box_writer_and_read_back(string calls)
+    {
+        List<Call> script = WriterScript.Parse(calls);
+        var context = new ScriptContext();
+        (byte[] inBox, Exception? e1) = WriterScript.RunInBox(script, context);
+        (byte[] ours, Exception? e2) = WriterScript.RunNative(script, context);
+        Assert.Null(e1);
+        Assert.Null(e2);
+        Assert.True(inBox.AsSpan().SequenceEqual(ours), "bytes differ");
+        Assert.Equal(NodeStream.FromInBox(inBox), NodeStream.FromNative(inBox));
+    }
+
+    private static void WriteDocument(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("s", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        w.WriteStartElement("Body", "http://www.w3.org/2003/05/soap-envelope");
+        for (int i = 0; i < 20; i++)
+        {
+            w.WriteStartElement("item");
+            w.WriteAttributeString("id", "a1");
+            w.WriteValue(i);
+            w.WriteEndElement();
+            w.WriteStartElement("name");
+            w.WriteString("Some text value é");
+            w.WriteEndElement();
+            w.WriteStartElement("d");
+            w.WriteValue(1.5);
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.Flush();
+    }
+
+    [Fact]
+    public void Writer_reused_across_documents_allocates_nothing()
+    {
+        var output = new ArrayBufferWriter<byte>(64 * 1024);
+        var w = new BinaryXmlWriter(output);
+        WriteDocument(w);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 100; i++)
+        {
+            output.ResetWrittenCount();
+            w.Reset(output);
+            WriteDocument(w);
+        }
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(0, allocated);
+    }
+
+    [Fact]
+    public void Reader_allocates_nothing_in_steady_state()
+    {
+        var output = new ArrayBufferWriter<byte>();
+        WriteDocument(new BinaryXmlWriter(output));
+        byte[] data = output.WrittenSpan.ToArray();
+        static int Scan(byte[] data)
+        {
+            int sum = 0;
+            var r = new BinaryXmlReader(data);
+            while (r.Read())
+            {
+                if (r.TokenType == BinaryXmlTokenType.Text && r.TryGetInt32(out int v)) sum += v;
+                if (r.TokenType == BinaryXmlTokenType.StartElement && r.LocalName.ValueEquals("item"u8)) sum++;
+            }
+            r.Dispose();
+            return sum;
+        }
+        int expected = Scan(data);
+        int mismatches = 0;
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 100; i++)
+        {
+            if (Scan(data) != expected) mismatches++;
+        }
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(0, mismatches);
+        Assert.Equal(20 + 190, expected); // 20 "item" elements plus the values 0..19; the doubles 1.5 are not Int32s
+        Assert.Equal(0, allocated);
+    }
+}
