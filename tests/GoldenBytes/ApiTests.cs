@@ -1,0 +1,221 @@
+using System.Buffers;
+using System.Xml;
+using BinaryXml.Soap;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>The public surface of the writer, reader and primitives beyond what the byte-level tests reach.</summary>
+public sealed class ApiTests
+{
+    [Fact]
+    public void Stream_output_equals_buffer_output_across_many_internal_flushes()
+    {
+        string calls = "StartElement(null, \"r\", null); " + string.Concat(Enumerable.Range(0, 3000).Select(i => $"StartElement(null, \"e\", null); String(\"value {i}\"); EndElement(); ")) + "Array(null, \"a\", null, long[1, 2, 3]); EndElement()";
+        List<Call> script = WriterScript.Parse(calls);
+        (byte[] expected, _) = WriterScript.RunInBox(script, new ScriptContext());
+
+        var stream = new MemoryStream();
+        var w = new BinaryXmlWriter(stream, ownsStream: false);
+        foreach (Call c in script) WriterScript.ApplyNative(w, c, new ScriptContext());
+        Assert.True(w.BytesCommitted > 0 || w.BytesPending > 0);
+        w.Close();
+        Assert.Equal(expected.Length, stream.Length);
+        Assert.True(expected.AsSpan().SequenceEqual(stream.ToArray()));
+        Assert.True(stream.CanWrite); // not owned, so not disposed
+    }
+
+    [Fact]
+    public void Owned_stream_is_disposed_on_close_and_writing_after_close_throws()
+    {
+        var stream = new MemoryStream();
+        var w = new BinaryXmlWriter(stream, ownsStream: true);
+        w.WriteElementString("a", "b");
+        w.Dispose();
+        Assert.False(stream.CanWrite);
+        Assert.Equal(WriteState.Closed, w.WriteState);
+        Assert.Throws<InvalidOperationException>(() => w.WriteStartElement("x"));
+    }
+
+    [Fact]
+    public void Bytes_pending_become_committed_on_flush()
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        var w = new BinaryXmlWriter(buffer);
+        w.WriteStartElement("a");
+        Assert.Equal(3, w.BytesPending);
+        Assert.Equal(0, w.BytesCommitted);
+        Assert.Equal(0, buffer.WrittenCount);
+        w.Flush();
+        Assert.Equal(0, w.BytesPending);
+        Assert.Equal(3, w.BytesCommitted);
+        Assert.Equal("40 01 61", Hex.Format(buffer.WrittenSpan));
+        w.Reset();
+        Assert.Equal(0, w.BytesCommitted);
+        Assert.Equal(WriteState.Start, w.WriteState);
+    }
+
+    [Fact]
+    public void Compact_mode_folds_where_the_in_box_rule_does_not()
+    {
+        // .NET cannot fold after 600 bytes of base64 or a 300-char string (both pass through its 512-byte buffer).
+        List<Call> script = WriterScript.Parse("StartElement(null, \"r\", null); StartElement(null, \"a\", null); Base64(hex:AB*600); EndElement(); StartElement(null, \"b\", null); String(\"x\"*300); EndElement(); EndElement()");
+        (byte[] inBox, _) = WriterScript.RunInBox(script, new ScriptContext());
+        (byte[] compact, _) = WriterScript.RunNative(script, new ScriptContext(), new BinaryXmlWriterOptions { AlwaysFoldEndElements = true });
+        Assert.Equal(inBox.Length - 2, compact.Length);
+        Assert.Equal(NodeStream.FromInBox(inBox), NodeStream.FromInBox(compact));
+    }
+
+    [Fact]
+    public void Reader_exposes_names_namespaces_and_dictionary_ids()
+    {
+        // <s:Envelope xmlns:s="…soap-envelope"><s:Body a:x="1" xmlns:a="urn:a">text</s:Body></s:Envelope>
+        byte[] data = Hex.Parse("56 02 0B 01 73 04 56 0E 26 01 78 82 09 01 61 05 75 72 6E 3A 61 99 04 74 65 78 74 01");
+        var r = new BinaryXmlReader(data, NbfsDictionary.Instance);
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.StartElement, r.TokenType);
+        Assert.True(r.LocalName.IsDictionaryString);
+        Assert.Equal(2, r.LocalName.DictionaryId);
+        Assert.Equal("Envelope", r.LocalName.ToString());
+        Assert.True(r.LocalName.ValueEquals("Envelope"));
+        Assert.True(r.LocalName.ValueEquals("Envelope"u8));
+        Assert.Equal("s", r.Prefix.ToString());
+        Assert.Equal("http://www.w3.org/2003/05/soap-envelope", r.NamespaceUri.ToString());
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.NamespaceDeclaration, r.TokenType);
+        Assert.True(r.TryGetDictionaryString(out XmlDictionaryString? ns));
+        Assert.Equal(4, ns!.Key * 2);
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.StartElement, r.TokenType);
+        Assert.Equal("Body", r.LocalName.ToString());
+        Assert.Equal(1, r.CurrentDepth);
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.Attribute, r.TokenType);
+        Assert.Equal("urn:a", r.NamespaceUri.ToString());
+        Assert.Equal(1, r.GetInt32());
+        Assert.True(r.TryLookupNamespace("s"u8, out BinaryXmlName s));
+        Assert.Equal("http://www.w3.org/2003/05/soap-envelope", s.ToString());
+        Assert.True(r.TryLookupNamespace("xml"u8, out _));
+        Assert.False(r.TryLookupNamespace("zz"u8, out _));
+        r.Dispose();
+    }
+
+    [Fact]
+    public void Skip_moves_past_the_element_and_CopyString_copies_text()
+    {
+        byte[] data = Hex.Parse("40 01 72 40 01 61 04 01 78 A8 40 01 62 98 01 79 01 01 40 01 63 B7 04 E5 65 2C 67 01");
+        var r = new BinaryXmlReader(data);
+        r.Read();               // <r>
+        r.Read();               // <a>
+        r.Read();               // @x
+        Assert.Equal(BinaryXmlTokenType.Attribute, r.TokenType);
+        r.Skip();
+        Assert.Equal(BinaryXmlTokenType.EndElement, r.TokenType);
+        Assert.Equal("a", r.LocalName.ToString());
+        r.Read();               // <c>
+        Assert.Equal("c", r.LocalName.ToString());
+        r.Read();               // 日本 as UnicodeChars
+        Span<char> chars = stackalloc char[8];
+        Assert.Equal("日本", chars[..r.CopyString(chars)].ToString());
+        bool threw = false;
+        try { r.CopyString(new char[1]); }
+        catch (ArgumentException) { threw = true; }
+        Assert.True(threw);
+        r.Dispose();
+    }
+
+    [Fact]
+    public void Typed_accessors_convert_like_the_in_box_reader_and_refuse_what_does_not_fit()
+    {
+        static BinaryXmlReader At(string hex)
+        {
+            var r = new BinaryXmlReader(Hex.Parse("40 01 61 " + hex));
+            r.Read(); r.Read();
+            return r;
+        }
+        Assert.Equal(256.0, At("8B 00 01").GetDouble());                   // Int16Text read as double
+        Assert.Equal((double)1.23456788f, At("91 52 06 9E 3F").GetDouble());  // FloatText read as double
+        Assert.Equal(long.MaxValue, At("8F FF FF FF FF FF FF FF 7F").GetInt64());
+        Assert.Throws<OverflowException>(() => At("8F FF FF FF FF FF FF FF 7F").GetInt32());
+        Assert.False(At("8F FF FF FF FF FF FF FF 7F").TryGetInt32(out _));
+        Assert.Equal(42, At("99 04 20 34 32 20").GetInt32());                // text " 42 "
+        Assert.Equal(double.NegativeInfinity, At("99 04 2D 49 4E 46").GetDouble());
+        Assert.Throws<FormatException>(() => At("99 01 78").GetInt32());
+        Assert.Equal(new DateTime(2022, 8, 26, 12, 34, 56, DateTimeKind.Utc), At("97 00 18 DF 61 5F 87 DA 48").GetDateTime());
+        Assert.Equal(DateTimeKind.Utc, At("97 00 18 DF 61 5F 87 DA 48").GetDateTime().Kind);
+        Assert.Throws<InvalidOperationException>(() => new BinaryXmlReader(Hex.Parse("40 01 61 01")).GetInt32());
+    }
+
+    [Fact]
+    public void Primitives_encode_and_decode_every_payload()
+    {
+        Span<byte> b = stackalloc byte[32];
+        decimal m = new(0x20212223, 0x10111213, 0x01020304, true, 27);
+        Assert.Equal(16, BinaryXmlPrimitives.WriteDecimal(b, m));
+        Assert.Equal("00 00 1B 80 04 03 02 01 23 22 21 20 13 12 11 10", Hex.Format(b[..16]));
+        Assert.True(BinaryXmlPrimitives.TryReadDecimal(b, out decimal back));
+        Assert.Equal(decimal.GetBits(m), decimal.GetBits(back));
+        b[0] = 1; // reserved flag bits
+        Assert.False(BinaryXmlPrimitives.TryReadDecimal(b, out _));
+
+        var local = new DateTime(2020, 6, 1, 12, 0, 0, DateTimeKind.Local);
+        BinaryXmlPrimitives.WriteDateTime(b, local);
+        Assert.Equal(0x80, b[7] & 0xC0);
+        Assert.True(BinaryXmlPrimitives.TryReadDateTime(b, out DateTime localBack));
+        Assert.Equal(local, localBack);
+        Assert.Equal(DateTimeKind.Local, localBack.Kind);
+        Assert.False(BinaryXmlPrimitives.TryReadDateTime(Hex.Parse("FF FF FF FF FF FF FF 3F"), out _)); // ticks beyond MaxValue
+
+        var g = new Guid("33221100-5544-7766-8899-aabbccddeeff");
+        BinaryXmlPrimitives.WriteGuid(b, g);
+        Assert.Equal("00 11 22 33 44 55 66 77 88 99 AA BB CC DD EE FF", Hex.Format(b[..16]));
+
+        Assert.Equal(2, BinaryXmlPrimitives.WriteSizedTextHeader(b, RecordType.Chars8Text, 255));
+        Assert.Equal(3, BinaryXmlPrimitives.WriteSizedTextHeader(b, BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, 256), 256));
+        Assert.Equal("9A 00 01", Hex.Format(b[..3]));
+        Assert.Equal(RecordType.Bytes32Text, BinaryXmlPrimitives.GetSizedTextType(RecordType.Bytes8Text, 65536));
+
+        Assert.Equal(3, BinaryXmlPrimitives.WriteQNameDictionary(b, 'i', 910));
+        Assert.Equal("08 8E 07", Hex.Format(b[..3]));
+        Assert.True(BinaryXmlPrimitives.TryReadQNameDictionary(b, out char letter, out int id, out int used));
+        Assert.Equal(('i', 910, 3), (letter, id, used));
+
+        Assert.Equal(4, BinaryXmlPrimitives.WriteArrayHeader(b, RecordType.Int32TextWithEndElement, 128));
+        Assert.Equal("01 8D 80 01", Hex.Format(b[..4]));
+        Assert.Throws<ArgumentOutOfRangeException>(() => BinaryXmlPrimitives.WriteArrayHeader(new byte[8], RecordType.Int32Text, 1));
+    }
+
+    [Fact]
+    public void MultiByteInt31_edges()
+    {
+        Assert.Equal(System.Buffers.OperationStatus.NeedMoreData, MultiByteInt31.Decode(Hex.Parse("80 80"), out _, out _));
+        Assert.Equal(System.Buffers.OperationStatus.InvalidData, MultiByteInt31.Decode(Hex.Parse("FF FF FF FF 08"), out _, out _));
+        Assert.Equal(System.Buffers.OperationStatus.InvalidData, MultiByteInt31.Decode(Hex.Parse("80 80 80 80 80 01"), out _, out _));
+        Assert.Equal(System.Buffers.OperationStatus.Done, MultiByteInt31.Decode(Hex.Parse("80 00"), out int zero, out int n));
+        Assert.Equal((0, 2), (zero, n));
+        foreach (int v in new[] { 0, 127, 128, 16383, 16384, 2097151, 2097152, 268435455, 268435456, int.MaxValue })
+        {
+            byte[] buffer = new byte[5];
+            int written = MultiByteInt31.Write(buffer, v);
+            Assert.Equal(MultiByteInt31.GetByteCount(v), written);
+            Assert.Equal(System.Buffers.OperationStatus.Done, MultiByteInt31.Decode(buffer.AsSpan(0, written), out int back, out int consumed));
+            Assert.Equal((v, written), (back, consumed));
+        }
+        Assert.Throws<ArgumentOutOfRangeException>(() => MultiByteInt31.Write(new byte[5], -1));
+        Assert.False(MultiByteInt31.TryWrite(new byte[2], 16384, out _));
+    }
+
+    [Fact]
+    public void Nbfs_dictionary_pins_its_size_and_odd_entries()
+    {
+        Assert.Equal(487, NbfsDictionary.Count);
+        Assert.Equal("mustUnderstand", NbfsDictionary.Instance.GetByWireId(0x00).Value);
+        Assert.Equal("Envelope", NbfsDictionary.Instance.GetByWireId(0x02).Value);
+        Assert.Equal("", NbfsDictionary.Instance.GetByWireId(0xA2).Value);
+        Assert.Equal(" http://schemas.xmlsoap.org/ws/2005/02/trust/tlsnego", NbfsDictionary.Instance.GetByWireId(0x1A8).Value);
+        Assert.Equal("detail", NbfsDictionary.Instance.GetByWireId(0x3CC).Value);
+        Assert.True(NbfsDictionary.Instance.TryLookup("Envelope", out XmlDictionaryString? envelope));
+        Assert.Equal(1, envelope!.Key);
+        Assert.False(NbfsDictionary.Instance.TryLookup(487, out _));
+    }
+}
