@@ -582,22 +582,21 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>Copies Decimal array items; an item with invalid flags throws <see cref="BinaryXmlException"/>.</summary>
     public readonly int CopyArray(Span<decimal> destination)
-    {
-        ReadOnlySpan<byte> items = ArrayItems(RecordType.DecimalTextWithEndElement, 16, destination.Length, out int count);
-        for (int i = 0; i < count; i++)
-        {
-            if (!BinaryXmlPrimitives.TryReadDecimal(items[(16 * i)..], out destination[i])) Fail("An array item is not a valid decimal", _valueStart + 16 * i);
-        }
-        return count;
-    }
+        => DecodeItems(destination, RecordType.DecimalTextWithEndElement, 16, BinaryXmlPrimitives.TryReadDecimal);
 
     /// <summary>Copies DateTime array items (<see cref="DateTime.FromBinary"/> per item).</summary>
     public readonly int CopyArray(Span<DateTime> destination)
+        => DecodeItems(destination, RecordType.DateTimeTextWithEndElement, 8, BinaryXmlPrimitives.TryReadDateTime);
+
+    private delegate bool ItemDecoder<T>(ReadOnlySpan<byte> source, out T value);
+
+    /// <summary>Decodes items that need validation one by one; an invalid item throws <see cref="BinaryXmlException"/>.</summary>
+    private readonly int DecodeItems<T>(Span<T> destination, RecordType itemType, int itemSize, ItemDecoder<T> decode)
     {
-        ReadOnlySpan<byte> items = ArrayItems(RecordType.DateTimeTextWithEndElement, 8, destination.Length, out int count);
+        ReadOnlySpan<byte> items = ArrayItems(itemType, itemSize, destination.Length, out int count);
         for (int i = 0; i < count; i++)
         {
-            if (!BinaryXmlPrimitives.TryReadDateTime(items[(8 * i)..], out destination[i])) Fail("An array item is not a valid DateTime", _valueStart + 8 * i);
+            if (!decode(items[(itemSize * i)..], out destination[i])) Fail($"Array item {i} is not a valid {RecordTypes.GetName((byte)itemType)} value", _valueStart + itemSize * i);
         }
         return count;
     }

@@ -295,11 +295,16 @@ public ref partial struct BinaryXmlReader
         _valueEnd = 0;
     }
 
-    private void EmitEndElement(int recordStart, byte recordType)
+    /// <summary>Clears the token and gives it the name of the innermost open element (for EndElement and ArrayData).</summary>
+    private void SetInnermostElementName()
     {
         ClearToken();
-        int elementOffset = _scopes![2 * (_depth - 1)];
-        ParseElementName(elementOffset, out _prefix, out _localName, out _);
+        ParseElementName(_scopes![2 * (_depth - 1)], out _prefix, out _localName, out _);
+    }
+
+    private void EmitEndElement(int recordStart, byte recordType)
+    {
+        SetInnermostElementName();
         _tokenType = BinaryXmlTokenType.EndElement;
         _tokenStart = recordStart;
         _recordType = recordType;
@@ -619,9 +624,7 @@ public ref partial struct BinaryXmlReader
 
     private void EmitArrayData()
     {
-        ClearToken();
-        int elementOffset = _scopes![2 * (_depth - 1)];
-        ParseElementName(elementOffset, out _prefix, out _localName, out _);
+        SetInnermostElementName();
         _tokenType = BinaryXmlTokenType.ArrayData;
         _tokenStart = _arrayDataStart;
         _recordType = _arrayItemType;
