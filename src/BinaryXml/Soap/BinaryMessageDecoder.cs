@@ -108,7 +108,19 @@ public sealed class BinaryMessageDecoder
     public BinaryXmlReader CreateReader(ReadOnlySpan<byte> message) => new(ReadDocument(message), _dictionary, _session, _readerOptions);
 
     /// <summary>Decodes a message to XML text (MC-NBFX section 2 rendering).</summary>
-    public string ToXml(ReadOnlySpan<byte> message) => BinaryXmlText.ToXml(ReadDocument(message), _dictionary, _session, _readerOptions);
+    /// <remarks>Offsets in a thrown <see cref="BinaryXmlException"/> are offsets in the (decompressed) message.</remarks>
+    public string ToXml(ReadOnlySpan<byte> message)
+    {
+        ReadOnlySpan<byte> document = ReadDocument(message);
+        try
+        {
+            return BinaryXmlText.ToXml(document, _dictionary, _session, _readerOptions);
+        }
+        catch (BinaryXmlException e) when (IsSession)
+        {
+            throw new BinaryXmlException(e.Reason, e.Offset + LastStringTable.Size, e);
+        }
+    }
 
     /// <summary>Forgets the session.</summary>
     public void ResetSession()

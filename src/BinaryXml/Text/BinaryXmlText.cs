@@ -31,6 +31,19 @@ public static class BinaryXmlText
         return sb.ToString();
     }
 
+    /// <summary>
+    /// The text of a fixed-size, Chars, UnicodeChars or Bytes payload of a plain text record type (an Array item, for
+    /// example), as MC-NBFX section 2 renders it.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The type is not a self-contained text record type.</exception>
+    /// <exception cref="BinaryXmlException">The payload is not a valid value of the type.</exception>
+    public static string FormatValue(RecordType type, ReadOnlySpan<byte> payload)
+    {
+        int size = RecordTypes.GetFixedPayloadSize((byte)type);
+        if (size > payload.Length) throw new BinaryXmlException($"A {type} payload needs {size} bytes, not {payload.Length}", 0);
+        return TextFormatting.Format(type, payload) ?? throw new BinaryXmlException($"The {type} value is out of range", 0);
+    }
+
     /// <summary>Renders every remaining token of <paramref name="reader"/> into <paramref name="output"/>.</summary>
     public static void Render(ref BinaryXmlReader reader, StringBuilder output)
     {

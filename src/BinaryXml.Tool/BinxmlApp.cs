@@ -1,0 +1,241 @@
+using System.Buffers;
+using System.CommandLine;
+using System.Text;
+using System.Xml;
+using BinaryXml.Soap;
+using BinaryXml.Soap.Nmf;
+
+namespace BinaryXml.Tool;
+
+/// <summary>The <c>binxml</c> command line: decode, encode and dump. Runs in-process with any streams.</summary>
+public static class BinxmlApp
+{
+    /// <summary>Exit code for success.</summary>
+    public const int Success = 0;
+
+    /// <summary>Exit code for input that could not be decoded or encoded.</summary>
+    public const int InputError = 1;
+
+    /// <summary>Runs the tool; returns the exit code.</summary>
+    public static int Run(string[] args, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    {
+        RootCommand root = Build(stdout, stderr, stdin);
+        return root.Parse(args).Invoke(new InvocationConfiguration { Output = stdout, Error = stderr });
+    }
+
+    private static RootCommand Build(TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    {
+        var files = new Argument<string[]>("FILE") { Description = "Input files, in order; '-' reads standard input.", Arity = ArgumentArity.OneOrMore };
+        var format = new Option<MessageFormat>("--format", "-f") { Description = "auto, nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Auto };
+        var dictionary = new Option<string?>("--dictionary", "-d") { Description = "A private dictionary: lines of 'id<TAB>string' with raw wire ids." };
+        var input = new Option<InputEncoding>("--input", "-i") { Description = "How the files hold the bytes: binary, hex or base64.", DefaultValueFactory = _ => InputEncoding.Binary };
+        var indent = new Option<bool>("--indent") { Description = "Indent the XML." };
+
+        var decode = new Command("decode", "Print the XML of every message. Several files are consecutive messages of one session direction.")
+        {
+            files, format, dictionary, input, indent,
+        };
+        decode.SetAction(result => Guard(stderr, () => Decode(
+            result.GetValue(files)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), result.GetValue(indent), stdout, stderr, stdin)));
+
+        var encodeFiles = new Argument<string[]>("FILE") { Description = "XML files, one message each, in order; '-' reads standard input.", Arity = ArgumentArity.OneOrMore };
+        var encodeFormat = new Option<MessageFormat>("--format", "-f") { Description = "nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Msbin1 };
+        var output = new Option<string?>("--output", "-o") { Description = "Where to write: a file (one message, or nmf), else a directory of <name>.bin files. Without it, hex on standard output." };
+        var outputEncoding = new Option<InputEncoding>("--output-format") { Description = "hex, base64 or binary (binary needs --output).", DefaultValueFactory = _ => InputEncoding.Hex };
+        var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
+        var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
+        {
+            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via,
+        };
+        encode.SetAction(result => Guard(stderr, () => Encode(
+            result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding), result.GetValue(via)!, stdout, stdin)));
+
+        var dumpFile = new Argument<string[]>("FILE") { Description = "Input files, in order (consecutive messages of one session direction).", Arity = ArgumentArity.OneOrMore };
+        var dump = new Command("dump", "List every record: offset, type byte, record name, value and raw bytes; StringTables with the ids they assign.")
+        {
+            dumpFile, format, dictionary, input,
+        };
+        dump.SetAction(result => Guard(stderr, () => Dump(
+            result.GetValue(dumpFile)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), stdout, stderr, stdin)));
+
+        return new RootCommand("binxml: decode, encode and dump .NET binary XML (MC-NBFX), WCF msbin1/msbinsession1 messages and net.tcp (MC-NMF) captures.")
+        {
+            decode, encode, dump,
+        };
+    }
+
+    /// <summary>Turns every failure into one line on standard error and exit code 1.</summary>
+    private static int Guard(TextWriter stderr, Func<int> action)
+    {
+        try
+        {
+            return action();
+        }
+        catch (ToolException e)
+        {
+            stderr.WriteLine("binxml: error: " + e.Message);
+            return InputError;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or XmlException or ArgumentException or InvalidOperationException)
+        {
+            stderr.WriteLine("binxml: error: " + e.Message);
+            return InputError;
+        }
+    }
+
+    private static int Decode(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, bool indent, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    {
+        DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
+        var decoding = new Decoding(format, dictionary);
+        foreach (string file in files)
+        {
+            byte[] data = InputFile.Read(file, input, stdin);
+            List<DecodedMessage> messages;
+            try
+            {
+                messages = decoding.Decode(data);
+            }
+            catch (BinaryXmlException e)
+            {
+                throw Describe(file, data, e, format);
+            }
+            if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
+            foreach (DecodedMessage m in messages) stdout.WriteLine(indent ? Indent(m.Xml) : m.Xml);
+        }
+        return Success;
+    }
+
+    private static int Dump(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    {
+        DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
+        var detector = new Decoding(MessageFormat.Auto, dictionary);
+        BinaryMessageDecoder? session = null;
+        foreach (string file in files)
+        {
+            byte[] data = InputFile.Read(file, input, stdin);
+            MessageFormat f = format;
+            if (f == MessageFormat.Auto)
+            {
+                (f, MessageCompression compression, data) = detector.Detect(data);
+                stderr.WriteLine($"binxml: {file}: detected {f.ToString().ToLowerInvariant()}{(compression == MessageCompression.None ? "" : " (" + compression.ToString().ToLowerInvariant() + ")")}");
+            }
+            stdout.WriteLine($"# {file}: {data.Length} bytes, {f.ToString().ToLowerInvariant()}");
+            var dumper = new Dumper(stdout, XmlEncoder.DictionaryFor(f, dictionary));
+            try
+            {
+                switch (f)
+                {
+                    case MessageFormat.Nmf:
+                        dumper.DumpNmf(data);
+                        break;
+                    case MessageFormat.Msbinsession1:
+                        session ??= new BinaryMessageDecoder(session: true, dictionary: XmlEncoder.DictionaryFor(f, dictionary));
+                        dumper.DumpSessionMessage(data, session, 0);
+                        break;
+                    default:
+                        dumper.DumpDocument(data, 0, dictionary?.Session);
+                        break;
+                }
+            }
+            catch (BinaryXmlException e)
+            {
+                throw Describe(file, data, e, format);
+            }
+        }
+        return Success;
+    }
+
+    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, TextWriter stdout, Func<Stream> stdin)
+    {
+        if (format == MessageFormat.Auto) throw new ToolException("encode needs --format nbfx, msbin1, msbinsession1 or nmf.");
+        if (outputEncoding == InputEncoding.Binary && output is null) throw new ToolException("binary output needs --output FILE.");
+        DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
+        IXmlDictionary? staticDictionary = XmlEncoder.DictionaryFor(format, dictionary);
+        var xml = new XmlEncoder(staticDictionary);
+        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, dictionary: staticDictionary);
+        var messages = new List<(string File, byte[] Bytes)>();
+        foreach (string file in files)
+        {
+            string text = file == "-" ? new StreamReader(stdin(), Encoding.UTF8).ReadToEnd() : File.ReadAllText(file, Encoding.UTF8);
+            byte[] bytes;
+            try
+            {
+                bytes = format == MessageFormat.Nbfx
+                    ? EncodeDocument(text, xml, staticDictionary)
+                    : encoder.WriteMessage(w => xml.Write(w, new StringReader(text)));
+            }
+            catch (XmlException e)
+            {
+                throw new ToolException($"{file}: {e.Message}");
+            }
+            messages.Add((file, bytes));
+        }
+        if (format == MessageFormat.Nmf)
+        {
+            var stream = new ArrayBufferWriter<byte>();
+            var nmf = new NmfWriter(stream);
+            nmf.WritePreamble(NmfMode.Duplex, via, NmfKnownEncoding.Soap12BinarySession);
+            foreach ((_, byte[] bytes) in messages) nmf.WriteSizedEnvelope(bytes);
+            nmf.WriteEnd();
+            messages = [("stream", stream.WrittenSpan.ToArray())];
+        }
+        if (output is null)
+        {
+            foreach ((_, byte[] bytes) in messages) stdout.WriteLine(Format(bytes, outputEncoding));
+        }
+        else if (messages.Count == 1)
+        {
+            WriteOutput(output, messages[0].Bytes, outputEncoding);
+        }
+        else
+        {
+            Directory.CreateDirectory(output);
+            foreach ((string file, byte[] bytes) in messages)
+                WriteOutput(Path.Combine(output, Path.GetFileNameWithoutExtension(file) + ".bin"), bytes, outputEncoding);
+        }
+        return Success;
+    }
+
+    private static byte[] EncodeDocument(string text, XmlEncoder xml, IXmlDictionary? dictionary)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var w = new BinaryXmlWriter(buffer, dictionary)) xml.Write(w, new StringReader(text));
+        return buffer.WrittenSpan.ToArray();
+    }
+
+    private static void WriteOutput(string path, byte[] bytes, InputEncoding encoding)
+    {
+        if (encoding == InputEncoding.Binary) File.WriteAllBytes(path, bytes);
+        else File.WriteAllText(path, Format(bytes, encoding) + "\n");
+    }
+
+    private static string Format(byte[] bytes, InputEncoding encoding) => encoding switch
+    {
+        InputEncoding.Base64 => Convert.ToBase64String(bytes),
+        _ => string.Join(' ', bytes.Select(b => b.ToString("X2", System.Globalization.CultureInfo.InvariantCulture))),
+    };
+
+    /// <summary>One line: the file, what was wrong, the offset and the record there, and what the input looks like.</summary>
+    private static ToolException Describe(string file, byte[] data, BinaryXmlException e, MessageFormat given)
+    {
+        string record = e.Offset >= 0 && e.Offset < data.Length ? $", record {RecordTypes.GetName(data[e.Offset])}" : "";
+        string? hint = Decoding.Hint(data, given);
+        return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset}{record}){(hint is null ? "" : "; " + hint)}");
+    }
+
+    /// <summary>Indents rendered XML (two spaces per level), keeping every character of text as it is.</summary>
+    private static string Indent(string xml)
+    {
+        var settings = new XmlReaderSettings { ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false };
+        var sb = new StringBuilder();
+        using (XmlReader r = XmlReader.Create(new StringReader(xml), settings))
+        using (XmlWriter w = XmlWriter.Create(sb, new XmlWriterSettings { Indent = true, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false }))
+        {
+            w.WriteNode(r, defattr: true);
+        }
+        return sb.ToString();
+    }
+}
+
+/// <summary>A failure reported as one line, without a stack trace.</summary>
+internal sealed class ToolException(string message) : Exception(message);

@@ -1,0 +1,147 @@
+using System.Xml;
+using BinaryXml.Soap;
+using BinaryXml.Soap.Nmf;
+
+namespace BinaryXml.Tool;
+
+/// <summary>The wire format of an input.</summary>
+internal enum MessageFormat { Auto, Nbfx, Msbin1, Msbinsession1, Nmf }
+
+/// <summary>One decoded message: where it starts in the input and its XML.</summary>
+internal sealed record DecodedMessage(int Offset, string Xml);
+
+/// <summary>
+/// Decodes inputs in one format, or detects it: gzip/deflate, MC-NMF framing, an MC-NBFSE StringTable prefix, or a
+/// plain document. Several inputs are consecutive messages of one direction: msbinsession1 inputs share one session.
+/// </summary>
+internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
+{
+    private BinaryMessageDecoder? _session;
+
+    public string? Detected { get; private set; }
+
+    public List<DecodedMessage> Decode(byte[] data)
+    {
+        Detected = null;
+        MessageFormat f = format;
+        if (f == MessageFormat.Auto)
+        {
+            (f, MessageCompression compression, data) = Detect(data);
+            Detected = f.ToString().ToLowerInvariant() + (compression == MessageCompression.None ? "" : " (" + compression.ToString().ToLowerInvariant() + ")");
+        }
+        else if (MessageCompressor.LooksLikeGZip(data))
+        {
+            data = MessageCompressor.Decompress(data, MessageCompression.GZip, 64 << 20);
+        }
+        return DecodeAs(f, data);
+    }
+
+    private List<DecodedMessage> DecodeAs(MessageFormat f, byte[] data)
+    {
+        switch (f)
+        {
+            case MessageFormat.Nbfx:
+                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session))];
+            case MessageFormat.Msbin1:
+                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary))];
+            case MessageFormat.Msbinsession1:
+                return [new DecodedMessage(0, SessionDecoder.ToXml(data))];
+            case MessageFormat.Nmf:
+                return NmfDecoder.Decode(data, out _, out _).Select(e => new DecodedMessage(e.Offset, e.Xml)).ToList();
+            default:
+                throw new InvalidOperationException();
+        }
+    }
+
+    private IXmlDictionary StaticDictionary => (IXmlDictionary?)dictionary ?? NbfsDictionary.Instance;
+
+    /// <summary>One session for all inputs (decompression happens before).</summary>
+    private BinaryMessageDecoder SessionDecoder => _session ??= new BinaryMessageDecoder(session: true, dictionary: StaticDictionary);
+
+    /// <summary>Works out the format of an input, decompressing it if it is compressed.</summary>
+    public (MessageFormat Format, MessageCompression Compression, byte[] Data) Detect(byte[] data)
+    {
+        MessageCompression compression = MessageCompression.None;
+        if (MessageCompressor.LooksLikeGZip(data))
+        {
+            data = MessageCompressor.Decompress(data, MessageCompression.GZip, 64 << 20);
+            compression = MessageCompression.GZip;
+        }
+        MessageFormat? plain = DetectPlain(data);
+        if (plain is not null) return (plain.Value, compression, data);
+        if (compression == MessageCompression.None)
+        {
+            try
+            {
+                byte[] inflated = MessageCompressor.Decompress(data, MessageCompression.Deflate, 64 << 20);
+                if (inflated.Length > 0 && DetectPlain(inflated) is MessageFormat f) return (f, MessageCompression.Deflate, inflated);
+            }
+            catch (BinaryXmlException)
+            {
+            }
+        }
+        return (LooksLikeStringTable(data) ? MessageFormat.Msbinsession1 : MessageFormat.Msbin1, compression, data);
+    }
+
+    private MessageFormat? DetectPlain(byte[] data)
+    {
+        if (NmfDecoder.LooksLikeNmf(data)) return MessageFormat.Nmf;
+        if (LooksLikeStringTable(data) && DecodesAsSession(data)) return MessageFormat.Msbinsession1;
+        if (Decodes(data)) return MessageFormat.Msbin1;
+        return null;
+    }
+
+    /// <summary>Whether the input starts with a well-formed StringTable followed by something that can start a document.</summary>
+    public static bool LooksLikeStringTable(ReadOnlySpan<byte> data)
+    {
+        try
+        {
+            SessionStringTable.Read(data, out int size);
+            return size < data.Length && RecordTypes.GetFamily(data[size]) is RecordFamily.Element or RecordFamily.Comment or RecordFamily.Array;
+        }
+        catch (BinaryXmlException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Trial-decodes as a session message against a throwaway copy of the session, so a wrong guess changes nothing.</summary>
+    private bool DecodesAsSession(byte[] data)
+    {
+        try
+        {
+            List<string> added = SessionStringTable.Read(data, out int size);
+            var trial = new XmlBinaryReaderSession();
+            int id = 0;
+            foreach (string s in (_session?.SessionStrings ?? []).Concat(added)) trial.Add(id++, s);
+            BinaryXmlText.ToXml(data.AsSpan(size), StaticDictionary, trial);
+            return true;
+        }
+        catch (BinaryXmlException)
+        {
+            return false;
+        }
+    }
+
+    private bool Decodes(byte[] data)
+    {
+        try
+        {
+            BinaryXmlText.ToXml(data, StaticDictionary);
+            return true;
+        }
+        catch (BinaryXmlException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>A hint for an input that failed in the format it was given: what it looks like instead.</summary>
+    public static string? Hint(byte[] data, MessageFormat given)
+    {
+        if (given != MessageFormat.Nmf && NmfDecoder.LooksLikeNmf(data)) return "it looks like an MC-NMF (net.tcp) stream: try --format nmf";
+        if (given != MessageFormat.Msbinsession1 && LooksLikeStringTable(data)) return "it starts with what looks like an MC-NBFSE StringTable: try --format msbinsession1";
+        if (MessageCompressor.LooksLikeGZip(data)) return "it looks gzip-compressed: try --format auto";
+        return null;
+    }
+}

@@ -1,0 +1,156 @@
+using System.Text;
+using System.Xml;
+using BinaryXml.Soap;
+using BinaryXml.Soap.Nmf;
+
+namespace BinaryXml.Tool;
+
+/// <summary>
+/// The record-by-record view of a capture: offset, type byte, record name, decoded value and raw bytes, with the
+/// StringTable of session messages (and the ids it assigns) and the records of MC-NMF framing.
+/// </summary>
+internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
+{
+    private const int MaxRawBytes = 24;
+    private const int MaxValueChars = 60;
+
+    public void DumpDocument(ReadOnlySpan<byte> doc, int baseOffset, XmlBinaryReaderSession? session)
+    {
+        var entries = new List<(int Offset, string Value)>();
+        var reader = new BinaryXmlReader(doc, dictionary, session, new BinaryXmlReaderOptions { RequireBoundPrefixes = false, MaxDepth = 4096 });
+        try
+        {
+            while (reader.Read())
+            {
+                int at = reader.TokenStartIndex;
+                switch (reader.TokenType)
+                {
+                    case BinaryXmlTokenType.StartElement:
+                        entries.Add((at, QName(reader.Prefix, reader.LocalName) + (reader.IsArray ? " (array element)" : "")));
+                        break;
+                    case BinaryXmlTokenType.Attribute:
+                        entries.Add((at, QName(reader.Prefix, reader.LocalName) + "=" + (reader.ValueType == RecordType.StartListText ? "(list)" : Quote(reader.GetString()))));
+                        break;
+                    case BinaryXmlTokenType.NamespaceDeclaration:
+                        entries.Add((at, (reader.Prefix.IsEmpty ? "xmlns" : "xmlns:" + reader.Prefix.ToString()) + "=" + Quote(reader.NamespaceUri.ToString())));
+                        break;
+                    case BinaryXmlTokenType.Text:
+                        entries.Add((at, Quote(reader.GetString())));
+                        break;
+                    case BinaryXmlTokenType.Comment:
+                        entries.Add((at, Quote(reader.GetString())));
+                        break;
+                    case BinaryXmlTokenType.StartList:
+                    case BinaryXmlTokenType.EndList:
+                        entries.Add((at, ""));
+                        break;
+                    case BinaryXmlTokenType.EndElement:
+                        // An end implied by a …WithEndElement record has no record of its own.
+                        if (doc[at] == (byte)RecordType.EndElement) entries.Add((at, "/" + QName(reader.Prefix, reader.LocalName)));
+                        break;
+                    case BinaryXmlTokenType.ArrayData:
+                        entries.Add((at, ArraySummary(ref reader)));
+                        break;
+                }
+            }
+        }
+        finally
+        {
+            reader.Dispose();
+        }
+        for (int i = 0; i < entries.Count; i++)
+        {
+            (int offset, string value) = entries[i];
+            int end = doc.Length;
+            for (int j = i + 1; j < entries.Count; j++)
+            {
+                if (entries[j].Offset > offset) { end = entries[j].Offset; break; }
+            }
+            byte type = doc[offset];
+            string name = entries[i].Value.Contains(" items: ", StringComparison.Ordinal) ? "(array items)" : RecordTypes.GetName(type);
+            Line(baseOffset + offset, type, name, value, doc[offset..end]);
+        }
+    }
+
+    public void DumpSessionMessage(ReadOnlySpan<byte> message, BinaryMessageDecoder decoder, int baseOffset)
+    {
+        int firstId = decoder.SessionStrings.Count;
+        ReadOnlySpan<byte> doc = decoder.ReadDocument(message);
+        (int size, IReadOnlyList<string> strings) = decoder.LastStringTable;
+        output.WriteLine($"{baseOffset:X6}  StringTable: {size} bytes, {strings.Count} new string{(strings.Count == 1 ? "" : "s")}  [{Raw(message[..size])}]");
+        for (int i = 0; i < strings.Count; i++) output.WriteLine($"          id {2 * (firstId + i) + 1} (session {firstId + i}) = {Quote(strings[i])}");
+        DumpDocument(doc, baseOffset + size, decoder.Session);
+    }
+
+    public void DumpNmf(ReadOnlySpan<byte> stream)
+    {
+        var reader = new NmfReader(stream);
+        BinaryMessageDecoder? decoder = null;
+        while (reader.Read())
+        {
+            string detail = reader.RecordType switch
+            {
+                NmfRecordType.Version => $"{reader.Version.Major}.{reader.Version.Minor}",
+                NmfRecordType.Mode => reader.Mode.ToString(),
+                NmfRecordType.KnownEncoding => $"{(byte)reader.KnownEncoding} {reader.KnownEncoding}",
+                NmfRecordType.Via or NmfRecordType.ExtensibleEncoding or NmfRecordType.Fault or NmfRecordType.UpgradeRequest => Quote(reader.Text),
+                NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope => $"{reader.Envelope.Length} bytes",
+                _ => "",
+            };
+            output.WriteLine($"{reader.RecordOffset:X6}  {(byte)reader.RecordType:X2}  NMF {reader.RecordType,-30} {detail}");
+            if (reader.RecordType == NmfRecordType.KnownEncoding)
+            {
+                decoder = reader.KnownEncoding switch
+                {
+                    NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false),
+                    NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true),
+                    _ => null,
+                };
+            }
+            if (reader.RecordType is NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope)
+            {
+                decoder ??= new BinaryMessageDecoder(session: true);
+                if (decoder.IsSession) DumpSessionMessage(reader.Envelope, decoder, reader.PayloadOffset);
+                else DumpDocument(decoder.ReadDocument(reader.Envelope), reader.PayloadOffset, null);
+            }
+        }
+    }
+
+    private void Line(int offset, byte type, string name, string value, ReadOnlySpan<byte> raw)
+        => output.WriteLine($"{offset:X6}  {type:X2}  {name,-34} {Truncate(value),-62} {Raw(raw)}");
+
+    private static string ArraySummary(ref BinaryXmlReader reader)
+    {
+        BinaryXmlPrimitives.IsArrayItemType(reader.ArrayItemType, out int size);
+        RecordType plain = (RecordType)((byte)reader.ArrayItemType & 0xFE);
+        var sb = new StringBuilder($"{reader.ArrayLength} items: ");
+        for (int i = 0; i < Math.Min(reader.ArrayLength, 8); i++)
+        {
+            if (i > 0) sb.Append(", ");
+            sb.Append(BinaryXmlText.FormatValue(plain, reader.ValueSpan.Slice(i * size, size)));
+        }
+        if (reader.ArrayLength > 8) sb.Append(", …");
+        return sb.ToString();
+    }
+
+    private static string QName(BinaryXmlName prefix, BinaryXmlName local)
+        => (prefix.IsEmpty ? "" : prefix.ToString() + ":") + local.ToString() + (local.IsDictionaryString ? $" [id {local.DictionaryId}]" : "");
+
+    private static string Quote(string s)
+    {
+        var sb = new StringBuilder("\"");
+        foreach (char c in s) sb.Append(c < 0x20 ? $"\\x{(int)c:X2}" : c.ToString());
+        return sb.Append('"').ToString();
+    }
+
+    private static string Truncate(string s) => s.Length <= MaxValueChars ? s : s[..(MaxValueChars - 1)] + "…";
+
+    private static string Raw(ReadOnlySpan<byte> raw)
+    {
+        string hex = Convert.ToHexString(raw[..Math.Min(raw.Length, MaxRawBytes)]);
+        var sb = new StringBuilder();
+        for (int i = 0; i < hex.Length; i += 2) sb.Append(i == 0 ? "" : " ").Append(hex, i, 2);
+        if (raw.Length > MaxRawBytes) sb.Append($" … ({raw.Length} bytes)");
+        return sb.ToString();
+    }
+}
