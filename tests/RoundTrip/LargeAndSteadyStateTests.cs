@@ -4,12 +4,33 @@ using Xunit;
 
 namespace BinaryXml.Tests;
 
+/// <summary>Allocation measurements run alone: other tests' collections make the shared ArrayPool drop cached arrays.</summary>
+[CollectionDefinition(nameof(AllocationCollection), DisableParallelization = true)]
+public sealed class AllocationCollection;
+
 /// <summary>
 /// Records past the 8- and 16-bit length forms (Chars32, UnicodeChars32, Bytes32, names over 16 KB) are written as
 /// the in-box writer writes them and read back; and writing and reading in steady state allocate nothing.
 /// </summary>
+[Collection(nameof(AllocationCollection))]
 public sealed class LargeAndSteadyStateTests
 {
+    /// <summary>
+    /// Bytes allocated on this thread by 100 runs of <paramref name="action"/>, the least of three windows: a GC in
+    /// the middle of a window can make the shared ArrayPool trim the arrays the reader rents, which then allocates once.
+    /// </summary>
+    private static long LeastAllocated(Action action)
+    {
+        long least = long.MaxValue;
+        for (int attempt = 0; attempt < 3 && least > 0; attempt++)
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 100; i++) action();
+            least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
+        return least;
+    }
+
     [Theory]
     [InlineData("StartElement(null, \"r\", null); StartElement(null, \"a\", null); String(\"x\"*70000); EndElement(); StartElement(null, \"b\", null); String(\"y\"); EndElement(); EndElement()")]
     [InlineData("StartElement(null, \"a\", null); String(\"\\u65E5\\u672C\"*20000); EndElement()")]
@@ -59,14 +80,15 @@ public sealed class LargeAndSteadyStateTests
         var output = new ArrayBufferWriter<byte>(64 * 1024);
         var w = new BinaryXmlWriter(output);
         WriteDocument(w);
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < 100; i++)
+        long allocated = LeastAllocated(() =>
         {
             output.ResetWrittenCount();
             w.Reset(output);
             WriteDocument(w);
-        }
-        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        });
+        var fresh = new ArrayBufferWriter<byte>();
+        WriteDocument(new BinaryXmlWriter(fresh));
+        Assert.True(fresh.WrittenSpan.SequenceEqual(output.WrittenSpan), "a reused writer wrote a different document");
         Assert.Equal(0, allocated);
     }
 
@@ -90,12 +112,10 @@ public sealed class LargeAndSteadyStateTests
         }
         int expected = Scan(data);
         int mismatches = 0;
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < 100; i++)
+        long allocated = LeastAllocated(() =>
         {
             if (Scan(data) != expected) mismatches++;
-        }
-        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        });
         Assert.Equal(0, mismatches);
         Assert.Equal(20 + 190, expected); // 20 "item" elements plus the values 0..19; the doubles 1.5 are not Int32s
         Assert.Equal(0, allocated);
