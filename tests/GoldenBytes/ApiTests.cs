@@ -214,6 +214,14 @@ public sealed class ApiTests
         Assert.Equal("", NbfsDictionary.Instance.GetByWireId(0xA2).Value);
         Assert.Equal(" http://schemas.xmlsoap.org/ws/2005/02/trust/tlsnego", NbfsDictionary.Instance.GetByWireId(0x1A8).Value);
         Assert.Equal("detail", NbfsDictionary.Instance.GetByWireId(0x3CC).Value);
+        // Ids after 0x28, where hand-copied tables tend to slip by one.
+        Assert.Equal("Address", NbfsDictionary.Instance.GetByWireId(0x2A).Value);
+        Assert.Equal("http://www.w3.org/2000/09/xmldsig#enveloped-signature", NbfsDictionary.Instance.GetByWireId(0x44).Value);
+        Assert.Equal("CanonicalizationMethod", NbfsDictionary.Instance.GetByWireId(0x56).Value);
+        Assert.Equal("http://schemas.xmlsoap.org/ws/2005/02/trust#BinarySecret", NbfsDictionary.Instance.GetByWireId(0x80).Value);
+        Assert.Equal("BadContextToken", NbfsDictionary.Instance.GetByWireId(0x100).Value);
+        Assert.Equal("Attribute", NbfsDictionary.Instance.GetByWireId(0x200).Value);
+        Assert.Equal("FaultCode", NbfsDictionary.Instance.GetByWireId(0x2A2).Value);
         Assert.True(NbfsDictionary.Instance.TryLookup("Envelope", out XmlDictionaryString? envelope));
         Assert.Equal(1, envelope!.Key);
         Assert.False(NbfsDictionary.Instance.TryLookup(487, out _));
