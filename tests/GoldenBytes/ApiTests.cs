@@ -26,6 +26,19 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Stream_output_grows_for_records_larger_than_its_buffer()
+    {
+        // Regression: growing the stream buffer for one large record returned memory from the old, smaller buffer.
+        List<Call> script = WriterScript.Parse("StartElement(null, \"r\", null); String(\"a\"*100); Array(null, \"big\", null, long[" + string.Join(", ", Enumerable.Range(0, 17000)) + "]); String(\"x\"*70000); Base64(hex:01*90000); EndElement()");
+        (byte[] expected, _) = WriterScript.RunInBox(script, new ScriptContext());
+        var stream = new MemoryStream();
+        var w = new BinaryXmlWriter(stream);
+        foreach (Call c in script) WriterScript.ApplyNative(w, c, new ScriptContext());
+        w.Flush();
+        Assert.True(expected.AsSpan().SequenceEqual(stream.ToArray()));
+    }
+
+    [Fact]
     public void Owned_stream_is_disposed_on_close_and_writing_after_close_throws()
     {
         var stream = new MemoryStream();

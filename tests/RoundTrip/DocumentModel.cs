@@ -260,4 +260,16 @@ public static class Generators
         select new Doc(root, session, flushRate);
 
     public static Arbitrary<Doc> DocumentArbitrary => Arb.From(Documents);
+
+    /// <summary>Documents of 64 KB and more: large text, base64 and arrays cross every buffer boundary.</summary>
+    public static Gen<Doc> LargeDocuments =>
+        from root in Element(0, 6)
+        from big in Gen.ListOf(Gen.OneOf(
+            Gen.Choose(20_000, 70_000).Select(n => (Node)new TextValue(new string('x', n) + "é")),
+            Gen.Choose(30_000, 70_000).SelectMany(n => ByteArrays(n).Select(b => (Node)new Base64Value(b, [b.Length / 3]))),
+            Gen.Choose(9_000, 20_000).Select(n => (Node)new ArrayValue(null, "big", null, Enumerable.Range(0, n).Select(i => (long)i * 7919).ToArray()))), 2)
+        from flushRate in Gen.Elements(0.0, 0.1)
+        select new Doc(root with { Children = [.. root.Children, .. big] }, false, flushRate);
+
+    public static Arbitrary<Doc> MixedSizeDocumentArbitrary => Arb.From(Gen.Frequency((19, Documents), (1, LargeDocuments)));
 }

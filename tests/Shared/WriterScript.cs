@@ -104,9 +104,17 @@ public static class WriterScript
     public static (byte[] Bytes, Exception? Error) RunInBox(IReadOnlyList<Call> calls, ScriptContext context) => RunInBox(calls, context, context.CreateWriterSession());
 
     public static (byte[] Bytes, Exception? Error) RunInBox(IReadOnlyList<Call> calls, ScriptContext context, XmlBinaryWriterSession? session)
+        => RunDictionaryWriter(calls, context, stream => XmlDictionaryWriter.CreateBinaryWriter(stream, context.Dictionary, session, false));
+
+    /// <summary>Runs a script against the drop-in <see cref="BinaryXmlDictionaryWriter"/>.</summary>
+    public static (byte[] Bytes, Exception? Error) RunAdapter(IReadOnlyList<Call> calls, ScriptContext context, XmlBinaryWriterSession? session = null)
+        => RunDictionaryWriter(calls, context, stream => BinaryXmlDictionaryWriter.Create(stream, context.Dictionary, session, false));
+
+    /// <summary>Runs a script against any XmlDictionaryWriter over a stream.</summary>
+    public static (byte[] Bytes, Exception? Error) RunDictionaryWriter(IReadOnlyList<Call> calls, ScriptContext context, Func<Stream, XmlDictionaryWriter> create)
     {
         var stream = new MemoryStream();
-        XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, context.Dictionary, session, false);
+        XmlDictionaryWriter w = create(stream);
         Exception? error = null;
         try
         {

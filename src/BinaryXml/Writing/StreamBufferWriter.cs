@@ -32,9 +32,18 @@ internal sealed class StreamBufferWriter : IBufferWriter<byte>
         _written += count;
     }
 
-    public Memory<byte> GetMemory(int sizeHint = 0) => _buffer.AsMemory(Ensure(sizeHint));
+    // Ensure may replace _buffer, so it must run before _buffer is read.
+    public Memory<byte> GetMemory(int sizeHint = 0)
+    {
+        int offset = Ensure(sizeHint);
+        return _buffer.AsMemory(offset);
+    }
 
-    public Span<byte> GetSpan(int sizeHint = 0) => _buffer.AsSpan(Ensure(sizeHint));
+    public Span<byte> GetSpan(int sizeHint = 0)
+    {
+        int offset = Ensure(sizeHint);
+        return _buffer.AsSpan(offset);
+    }
 
     private int Ensure(int sizeHint)
     {

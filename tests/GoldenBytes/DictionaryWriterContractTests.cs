@@ -1,0 +1,182 @@
+using System.Xml;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// Contract tests for the drop-in writer: the same theory runs against <c>XmlDictionaryWriter.CreateBinaryWriter</c>
+/// and <see cref="BinaryXmlDictionaryWriter.Create"/> through a factory parameter, and both must give the same
+/// bytes, or throw the same exception type.
+/// </summary>
+public sealed class DictionaryWriterContractTests
+{
+    public static TheoryData<string> Factories() => new(["in-box", "BinaryXml"]);
+
+    private static XmlDictionaryWriter Create(string factory, Stream stream, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
+        => factory == "in-box" ? XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, session, false) : BinaryXmlDictionaryWriter.Create(stream, dictionary, session, false);
+
+    private static (string Hex, Type? Error) Run(string factory, Action<XmlDictionaryWriter> calls, IXmlDictionary? dictionary = null)
+    {
+        var stream = new MemoryStream();
+        XmlDictionaryWriter w = Create(factory, stream, dictionary);
+        try
+        {
+            calls(w);
+            if (w.WriteState != WriteState.Closed) w.Flush();
+            return (Hex.Format(stream.ToArray()), null);
+        }
+        catch (Exception e)
+        {
+            return (Hex.Format(stream.ToArray()), e.GetType());
+        }
+    }
+
+    /// <summary>Runs the calls through both factories and asserts the same outcome; returns it.</summary>
+    private static (string Hex, Type? Error) Same(Action<XmlDictionaryWriter> calls, IXmlDictionary? dictionary = null)
+    {
+        (string Hex, Type? Error) inBox = Run("in-box", calls, dictionary);
+        (string Hex, Type? Error) ours = Run("BinaryXml", calls, dictionary);
+        Assert.Equal(inBox.Error, ours.Error);
+        if (inBox.Error is null) Assert.Equal(inBox.Hex, ours.Hex);
+        return inBox;
+    }
+
+    [Fact]
+    public void Every_golden_scenario_gives_the_golden_bytes()
+    {
+        string[] lines = File.ReadAllLines(Path.Combine(AppContext.BaseDirectory, "InBox", "golden.txt"));
+        int count = 0;
+        for (int i = 0; i < lines.Length; i++)
+        {
+            if (!lines[i].StartsWith("== ", StringComparison.Ordinal)) continue;
+            var context = new ScriptContext(useSession: lines[i].EndsWith(" session", StringComparison.Ordinal));
+            (byte[] bytes, Exception? error) = WriterScript.RunAdapter(WriterScript.Parse(lines[i + 1]), context, context.CreateWriterSession());
+            Assert.True(error is null, lines[i] + ": " + error);
+            Assert.True(lines[i + 2][3..] == Hex.Format(bytes), lines[i] + " differs");
+            count++;
+        }
+        Assert.True(count >= 60);
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Each_factory_writes_a_document(string factory)
+    {
+        (string hex, Type? error) = Run(factory, w =>
+        {
+            w.WriteStartElement("p", "a", "urn:p");
+            w.WriteAttributeString("x", "1");
+            w.WriteElementString("b", "text");
+            w.WriteEndElement();
+        });
+        Assert.Null(error);
+        Assert.StartsWith("6D 01 61", hex);
+    }
+
+    [Fact]
+    public void XmlWriter_members_write_the_same_bytes()
+    {
+        var dict = new XmlDictionary();
+        XmlDictionaryString name = dict.Add("name"), ns = dict.Add("urn:ns");
+        Same(w =>
+        {
+            w.WriteProcessingInstruction("xml", "version=\"1.0\"");
+            w.WriteStartDocument(true);
+            w.WriteStartElement("root");
+            w.WriteAttributeString("xml", "lang", null, "fr");
+            w.WriteStartElement(name, ns);
+            w.WriteValue((object)ulong.MaxValue);
+            w.WriteValue(new DateTimeOffset(2020, 1, 2, 3, 4, 5, TimeSpan.Zero));
+            w.WriteValue((object)(byte)5);
+            w.WriteValue((object)new[] { 1, 2, 3 });
+            w.WriteValue(new object[] { "a", 1.5, true, new UniqueId(Guid.Empty), ns });
+            w.WriteValue(ns);
+            w.WriteName("n");
+            w.WriteBinHex([1, 2, 255], 0, 3);
+            w.WriteSurrogateCharEntity('\uDE00', '\uD83D');
+            w.WriteEndElement();
+            w.WriteArray(null, name, ns, new[] { 1.5, 2.5 }, 0, 2);
+            w.WriteArray("q", "arr", "urn:q", new[] { true }, 0, 1);
+            w.WriteArray(null, "empty", null, new long[3], 1, 0);
+            Assert.Equal("fr", w.XmlLang);
+            Assert.Equal("q", w.LookupPrefix("urn:q") ?? "q");
+            w.WriteEndDocument();
+        }, dict);
+    }
+
+    [Fact]
+    public void Stream_provider_values_are_written_as_base64_blocks()
+    {
+        var data = Enumerable.Range(0, 5000).Select(i => (byte)i).ToArray();
+        Same(w =>
+        {
+            w.WriteStartElement("a");
+            w.WriteValue(new Provider(data));
+            w.WriteEndElement();
+        });
+    }
+
+    private sealed class Provider(byte[] data) : IStreamProvider
+    {
+        public Stream GetStream() => new MemoryStream(data);
+        public void ReleaseStream(Stream stream) => stream.Dispose();
+    }
+
+    [Theory]
+    [InlineData("nested array in a list")]
+    [InlineData("processing instruction")]
+    [InlineData("declaration after content")]
+    [InlineData("doctype")]
+    [InlineData("entity ref")]
+    [InlineData("array with bad offset")]
+    [InlineData("array with bad count")]
+    [InlineData("null array")]
+    [InlineData("write after close")]
+    [InlineData("string in xmlns attribute value then element")]
+    public void Misuse_throws_the_in_box_exception_type(string what)
+    {
+        Action<XmlDictionaryWriter> calls = what switch
+        {
+            "nested array in a list" => w => { w.WriteStartElement("a"); w.WriteValue(new object[] { new[] { 1 } }); },
+            "processing instruction" => w => w.WriteProcessingInstruction("pi", "x"),
+            "declaration after content" => w => { w.WriteStartElement("a"); w.WriteProcessingInstruction("xml", ""); },
+            "doctype" => w => w.WriteDocType("a", null, null, null),
+            "entity ref" => w => { w.WriteStartElement("a"); w.WriteEntityRef("amp"); },
+            "array with bad offset" => w => { w.WriteStartElement("a"); w.WriteArray(null, "x", null, new int[2], 3, 0); },
+            "array with bad count" => w => { w.WriteStartElement("a"); w.WriteArray(null, "x", null, new int[2], 1, 2); },
+            "null array" => w => { w.WriteStartElement("a"); w.WriteArray(null, "x", null, (int[])null!, 0, 0); },
+            "write after close" => w => { w.Close(); w.WriteString("x"); },
+            "string in xmlns attribute value then element" => w => { w.WriteStartElement("a"); w.WriteStartAttribute("xmlns", "p", null); w.WriteString("urn:p"); w.WriteEndAttribute(); w.WriteStartElement("p", "b", null); w.WriteEndElement(); w.WriteEndElement(); },
+            _ => throw new ArgumentOutOfRangeException(nameof(what)),
+        };
+        (_, Type? error) = Same(calls);
+        if (what != "string in xmlns attribute value then element") Assert.NotNull(error);
+    }
+
+    [Fact]
+    public void WriteNode_copies_a_reader_as_the_in_box_writer_does()
+    {
+        (byte[] source, _) = WriterScript.RunInBox(WriterScript.Parse(
+            "StartElement(\"p\", \"root\", \"urn:p\"); AttributeString(null, \"a\", null, \"v\"); String(\"x\"*600); Base64(hex:AB*1000); Value(dt:637970384960000000:Utc); Value(5); Array(null, \"n\", null, int[" + string.Join(", ", Enumerable.Range(0, 600)) + "]); Comment(\"c\"); List([1, 2]); EndElement()"), new ScriptContext());
+        Same(w =>
+        {
+            using XmlDictionaryReader reader = XmlDictionaryReader.CreateBinaryReader(source, XmlDictionaryReaderQuotas.Max);
+            w.WriteNode(reader, defattr: true);
+        });
+    }
+
+    [Fact]
+    public void SetOutput_reuses_the_writer_for_the_next_document()
+    {
+        var writer = BinaryXmlDictionaryWriter.Create(new MemoryStream());
+        for (int i = 0; i < 3; i++)
+        {
+            var stream = new MemoryStream();
+            ((IXmlBinaryWriterInitializer)writer).SetOutput(stream, null, null, ownsStream: false);
+            writer.WriteElementString("a", i.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            writer.Flush();
+            Assert.Equal(i switch { 0 => "40 01 61 81", 1 => "40 01 61 83", _ => "40 01 61 99 01 32" }, Hex.Format(stream.ToArray()));
+        }
+        Assert.False(writer.CanCanonicalize);
+    }
+}
