@@ -11,8 +11,8 @@ public ref partial struct BinaryXmlReader
 {
     private void ParseTextValue(int start)
     {
-        _valueEnd = ParseTextPayload(start, out byte type, out _valueStart, out _valueLength);
-        _valueType = type;
+        _s._valueEnd = ParseTextPayload(start, out byte type, out _s._valueStart, out _s._valueLength);
+        _s._valueType = type;
     }
 
     /// <summary>
@@ -89,10 +89,10 @@ public ref partial struct BinaryXmlReader
     // ---- Names -----------------------------------------------------------------------------------------------
 
     /// <summary>The prefix of the element, attribute or (for a namespace declaration) the declared prefix; empty when none.</summary>
-    public readonly BinaryXmlName Prefix => GetName(_prefix);
+    public readonly BinaryXmlName Prefix => GetName(_s._prefix);
 
     /// <summary>The local name of the element or attribute (on EndElement and ArrayData: of the element).</summary>
-    public readonly BinaryXmlName LocalName => GetName(_localName);
+    public readonly BinaryXmlName LocalName => GetName(_s._localName);
 
     /// <summary>
     /// The namespace URI: of the element or attribute (resolved from the declarations in scope; an attribute
@@ -102,15 +102,15 @@ public ref partial struct BinaryXmlReader
     {
         get
         {
-            switch (_tokenType)
+            switch (_s._tokenType)
             {
                 case BinaryXmlTokenType.NamespaceDeclaration:
-                    return GetName(_nsValue);
+                    return GetName(_s._nsValue);
                 case BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement or BinaryXmlTokenType.ArrayData:
-                    return TryResolvePrefix(NameBytes(_prefix), out NameRef ns) ? GetName(ns) : default;
+                    return TryResolvePrefix(NameBytes(_s._prefix), out NameRef ns) ? GetName(ns) : default;
                 case BinaryXmlTokenType.Attribute:
-                    if (_prefix.Kind == NameKind.None) return default;
-                    return TryResolvePrefix(NameBytes(_prefix), out ns) ? GetName(ns) : default;
+                    if (_s._prefix.Kind == NameKind.None) return default;
+                    return TryResolvePrefix(NameBytes(_s._prefix), out ns) ? GetName(ns) : default;
                 default:
                     return default;
             }
@@ -132,14 +132,14 @@ public ref partial struct BinaryXmlReader
     // ---- Values ----------------------------------------------------------------------------------------------
 
     /// <summary>Whether the token has a value: Text, Attribute, NamespaceDeclaration, Comment and ArrayData do.</summary>
-    public readonly bool HasValue => _tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute
+    public readonly bool HasValue => _s._tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute
         or BinaryXmlTokenType.NamespaceDeclaration or BinaryXmlTokenType.Comment or BinaryXmlTokenType.ArrayData;
 
     /// <summary>
     /// The plain (even) record type of the value: the text record of a Text or Attribute token
     /// (<see cref="RecordType.StartListText"/> for a list-valued attribute), the item type of ArrayData.
     /// </summary>
-    public readonly RecordType ValueType => (RecordType)_valueType;
+    public readonly RecordType ValueType => (RecordType)_s._valueType;
 
     /// <summary>
     /// The raw payload of the value: UTF-8 for Chars records, comments and inline namespaces; UTF-16LE for
@@ -150,23 +150,23 @@ public ref partial struct BinaryXmlReader
     {
         get
         {
-            if (_tokenType == BinaryXmlTokenType.NamespaceDeclaration) return NameBytes(_nsValue);
-            return _data.Slice(_valueStart, _valueLength);
+            if (_s._tokenType == BinaryXmlTokenType.NamespaceDeclaration) return NameBytes(_s._nsValue);
+            return _data.Slice(_s._valueStart, _s._valueLength);
         }
     }
 
     /// <summary>Whether the value is a dictionary string (DictionaryText, or a dictionary namespace).</summary>
     public readonly bool TryGetDictionaryString(out XmlDictionaryString? value)
     {
-        if (_tokenType == BinaryXmlTokenType.NamespaceDeclaration && _nsValue.Kind == NameKind.Dictionary)
+        if (_s._tokenType == BinaryXmlTokenType.NamespaceDeclaration && _s._nsValue.Kind == NameKind.Dictionary)
         {
-            value = Resolve(_nsValue.Id, _nsValue.Offset);
+            value = Resolve(_s._nsValue.Id, _s._nsValue.Offset);
             return true;
         }
-        if (HasValue && _valueType == (byte)RecordType.DictionaryText)
+        if (HasValue && _s._valueType == (byte)RecordType.DictionaryText)
         {
-            MultiByteInt31.Decode(_data[_valueStart..], out int id, out _);
-            value = Resolve(id, _valueStart);
+            MultiByteInt31.Decode(_data[_s._valueStart..], out int id, out _);
+            value = Resolve(id, _s._valueStart);
             return true;
         }
         value = null;
@@ -176,29 +176,29 @@ public ref partial struct BinaryXmlReader
     /// <summary>The value as text, as MC-NBFX section 2 renders it (numbers invariant, base64 for bytes, a list space-separated).</summary>
     public readonly string GetString()
     {
-        switch (_tokenType)
+        switch (_s._tokenType)
         {
             case BinaryXmlTokenType.Comment:
-                return Encoding.UTF8.GetString(_data.Slice(_valueStart, _valueLength));
+                return Encoding.UTF8.GetString(_data.Slice(_s._valueStart, _s._valueLength));
             case BinaryXmlTokenType.NamespaceDeclaration:
-                return GetName(_nsValue).ToString();
+                return GetName(_s._nsValue).ToString();
             case BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute:
-                if (_valueType == (byte)RecordType.StartListText) return GetListString();
-                return FormatText(_valueType, _valueStart, _valueLength);
+                if (_s._valueType == (byte)RecordType.StartListText) return GetListString();
+                return FormatText(_s._valueType, _s._valueStart, _s._valueLength);
             default:
-                throw new InvalidOperationException($"A {_tokenType} token has no text value.");
+                throw new InvalidOperationException($"A {_s._tokenType} token has no text value.");
         }
     }
 
     private readonly string GetListString()
     {
         var sb = new StringBuilder();
-        int p = _valueStart;
-        int end = _valueStart + _valueLength;
+        int p = _s._valueStart;
+        int end = _s._valueStart + _s._valueLength;
         while (p < end)
         {
             int next = ParseTextPayload(p, out byte type, out int start, out int length);
-            if (sb.Length > 0 || p != _valueStart) sb.Append(' ');
+            if (sb.Length > 0 || p != _s._valueStart) sb.Append(' ');
             sb.Append(FormatText(type, start, length));
             p = next;
         }
@@ -209,10 +209,10 @@ public ref partial struct BinaryXmlReader
     /// <exception cref="ArgumentException">The destination is too short.</exception>
     public readonly int CopyString(Span<char> destination)
     {
-        if (_tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute)
+        if (_s._tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute)
         {
-            ReadOnlySpan<byte> payload = _data.Slice(_valueStart, _valueLength);
-            switch ((RecordType)_valueType)
+            ReadOnlySpan<byte> payload = _data.Slice(_s._valueStart, _s._valueLength);
+            switch ((RecordType)_s._valueType)
             {
                 case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
                     if (Utf8.ToUtf16(payload, destination, out _, out int written) != OperationStatus.Done)
@@ -250,13 +250,13 @@ public ref partial struct BinaryXmlReader
 
     private readonly void RequireValue()
     {
-        if (_tokenType is not (BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute))
-            throw new InvalidOperationException($"A {_tokenType} token has no typed value.");
+        if (_s._tokenType is not (BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute))
+            throw new InvalidOperationException($"A {_s._tokenType} token has no typed value.");
     }
 
-    private readonly ReadOnlySpan<byte> Payload => _data.Slice(_valueStart, _valueLength);
+    private readonly ReadOnlySpan<byte> Payload => _data.Slice(_s._valueStart, _s._valueLength);
 
-    private readonly bool IsTextRecord => _valueType is (byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text
+    private readonly bool IsTextRecord => _s._valueType is (byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text
         or (byte)RecordType.UnicodeChars8Text or (byte)RecordType.UnicodeChars16Text or (byte)RecordType.UnicodeChars32Text
         or (byte)RecordType.DictionaryText or (byte)RecordType.EmptyText;
 
@@ -265,7 +265,7 @@ public ref partial struct BinaryXmlReader
     {
         ReadOnlySpan<byte> p = Payload;
         isUInt64Above = false;
-        switch ((RecordType)_valueType)
+        switch ((RecordType)_s._valueType)
         {
             case RecordType.ZeroText: value = 0; return true;
             case RecordType.OneText: value = 1; return true;
@@ -286,7 +286,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetBoolean(out bool value)
     {
         RequireValue();
-        switch ((RecordType)_valueType)
+        switch ((RecordType)_s._valueType)
         {
             case RecordType.TrueText: value = true; return true;
             case RecordType.FalseText: value = false; return true;
@@ -312,7 +312,7 @@ public ref partial struct BinaryXmlReader
     private readonly ReadOnlySpan<char> GetTextChars(Span<char> buffer)
     {
         ReadOnlySpan<byte> payload = Payload;
-        switch ((RecordType)_valueType)
+        switch ((RecordType)_s._valueType)
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
                 if (Utf8.ToUtf16(payload, buffer, out _, out int written) == OperationStatus.Done) return buffer[..written];
@@ -401,7 +401,7 @@ public ref partial struct BinaryXmlReader
     {
         RequireValue();
         ReadOnlySpan<byte> p = Payload;
-        switch ((RecordType)_valueType)
+        switch ((RecordType)_s._valueType)
         {
             case RecordType.FloatText: value = BinaryPrimitives.ReadSingleLittleEndian(p); return true;
             case RecordType.DoubleText: value = BinaryPrimitives.ReadDoubleLittleEndian(p); return true;
@@ -427,7 +427,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetSingle(out float value)
     {
         RequireValue();
-        if (_valueType == (byte)RecordType.FloatText)
+        if (_s._valueType == (byte)RecordType.FloatText)
         {
             value = BinaryPrimitives.ReadSingleLittleEndian(Payload);
             return true;
@@ -455,13 +455,13 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetDecimal(out decimal value)
     {
         RequireValue();
-        if (_valueType == (byte)RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(Payload, out value);
+        if (_s._valueType == (byte)RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(Payload, out value);
         if (TryGetIntegerRecord(out long l, out bool above))
         {
             value = above ? (ulong)l : l;
             return true;
         }
-        if (_valueType is (byte)RecordType.FloatText or (byte)RecordType.DoubleText && TryGetDouble(out double d))
+        if (_s._valueType is (byte)RecordType.FloatText or (byte)RecordType.DoubleText && TryGetDouble(out double d))
         {
             try { value = (decimal)d; return true; }
             catch (OverflowException) { value = 0; return false; }
@@ -479,7 +479,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetDateTime(out DateTime value)
     {
         RequireValue();
-        if (_valueType == (byte)RecordType.DateTimeText) return BinaryXmlPrimitives.TryReadDateTime(Payload, out value);
+        if (_s._valueType == (byte)RecordType.DateTimeText) return BinaryXmlPrimitives.TryReadDateTime(Payload, out value);
         if (IsTextRecord)
         {
             try { value = XmlConvert.ToDateTime(GetString(), XmlDateTimeSerializationMode.RoundtripKind); return true; }
@@ -496,7 +496,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetTimeSpan(out TimeSpan value)
     {
         RequireValue();
-        if (_valueType == (byte)RecordType.TimeSpanText) return BinaryXmlPrimitives.TryReadTimeSpan(Payload, out value);
+        if (_s._valueType == (byte)RecordType.TimeSpanText) return BinaryXmlPrimitives.TryReadTimeSpan(Payload, out value);
         if (IsTextRecord)
         {
             try { value = XmlConvert.ToTimeSpan(GetString()); return true; }
@@ -513,7 +513,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetGuid(out Guid value)
     {
         RequireValue();
-        if (_valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return BinaryXmlPrimitives.TryReadGuid(Payload, out value);
+        if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return BinaryXmlPrimitives.TryReadGuid(Payload, out value);
         if (IsTextRecord)
         {
             Span<char> buffer = stackalloc char[TextBufferLength];
@@ -532,7 +532,7 @@ public ref partial struct BinaryXmlReader
     public readonly UniqueId GetUniqueId()
     {
         RequireValue();
-        if (_valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return new UniqueId(GetGuid());
+        if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return new UniqueId(GetGuid());
         if (IsTextRecord) return new UniqueId(GetString());
         throw CannotRead("UniqueId");
     }
@@ -541,8 +541,8 @@ public ref partial struct BinaryXmlReader
     public readonly byte[] GetBytesFromBase64()
     {
         RequireValue();
-        if (_valueType is (byte)RecordType.Bytes8Text or (byte)RecordType.Bytes16Text or (byte)RecordType.Bytes32Text) return Payload.ToArray();
-        if (_valueType == (byte)RecordType.EmptyText) return [];
+        if (_s._valueType is (byte)RecordType.Bytes8Text or (byte)RecordType.Bytes16Text or (byte)RecordType.Bytes32Text) return Payload.ToArray();
+        if (_s._valueType == (byte)RecordType.EmptyText) return [];
         if (IsTextRecord)
         {
             try { return Convert.FromBase64String(GetString()); }
@@ -552,7 +552,7 @@ public ref partial struct BinaryXmlReader
     }
 
     private readonly FormatException CannotRead(string what)
-        => new($"The {RecordTypes.GetName(_valueType)} value at byte offset {_tokenStart} cannot be read as {what}.");
+        => new($"The {RecordTypes.GetName(_s._valueType)} value at byte offset {_s._tokenStart} cannot be read as {what}.");
 
     // ---- Arrays ----------------------------------------------------------------------------------------------
 
@@ -596,13 +596,13 @@ public ref partial struct BinaryXmlReader
         ReadOnlySpan<byte> items = ArrayItems(itemType, itemSize, destination.Length, out int count);
         for (int i = 0; i < count; i++)
         {
-            if (!decode(items[(itemSize * i)..], out destination[i])) Fail($"Array item {i} is not a valid {RecordTypes.GetName((byte)itemType)} value", _valueStart + itemSize * i);
+            if (!decode(items[(itemSize * i)..], out destination[i])) Fail($"Array item {i} is not a valid {RecordTypes.GetName((byte)itemType)} value", _s._valueStart + itemSize * i);
         }
         return count;
     }
 
     /// <summary>Test hook: convert array items one by one, the big-endian path.</summary>
-    internal bool ForceElementwiseArrays { readonly get => _forceElementwiseArrays; set => _forceElementwiseArrays = value; }
+    internal bool ForceElementwiseArrays { readonly get => _s._forceElementwiseArrays; set => _s._forceElementwiseArrays = value; }
 
     private readonly int CopyItems<T>(Span<T> destination, RecordType itemType) where T : unmanaged
     {
@@ -635,9 +635,9 @@ public ref partial struct BinaryXmlReader
 
     private readonly ReadOnlySpan<byte> ArrayItems(RecordType itemType, int itemSize, int capacity, out int count)
     {
-        if (_tokenType != BinaryXmlTokenType.ArrayData) throw new InvalidOperationException($"A {_tokenType} token has no array items.");
-        if ((RecordType)_recordType != itemType) throw new InvalidOperationException($"The array holds {RecordTypes.GetName(_recordType)} items, not {RecordTypes.GetName((byte)itemType)}.");
+        if (_s._tokenType != BinaryXmlTokenType.ArrayData) throw new InvalidOperationException($"A {_s._tokenType} token has no array items.");
+        if ((RecordType)_s._recordType != itemType) throw new InvalidOperationException($"The array holds {RecordTypes.GetName(_s._recordType)} items, not {RecordTypes.GetName((byte)itemType)}.");
         count = Math.Min(capacity, ArrayLength);
-        return _data.Slice(_valueStart, ArrayLength * itemSize);
+        return _data.Slice(_s._valueStart, ArrayLength * itemSize);
     }
 }

@@ -25,48 +25,8 @@ public ref partial struct BinaryXmlReader
     private static ReadOnlySpan<byte> XmlnsPrefix => "xmlns"u8;
     private static ReadOnlySpan<byte> XmlNamespaceUtf8 => "http://www.w3.org/XML/1998/namespace"u8;
 
-    private enum Phase : byte { Content, Attributes, AttributeList, ContentList, ArrayEnd }
-
     private readonly ReadOnlySpan<byte> _data;
-    private readonly IXmlDictionary? _dictionary;
-    private readonly XmlBinaryReaderSession? _session;
-    private readonly int _maxDepth;
-    private readonly bool _requireBoundPrefixes;
-    private int _pos;
-
-    // The current token.
-    private BinaryXmlTokenType _tokenType;
-    private int _tokenStart;
-    private int _tokenDepth;
-    private byte _recordType;
-    private NameRef _prefix;
-    private NameRef _localName;
-    private NameRef _nsValue;          // NamespaceDeclaration: the declared namespace
-    private byte _valueType;           // the value's text record type (even form), 0 when none
-    private int _valueStart;
-    private int _valueLength;
-    private int _valueEnd;
-    private bool _isArray;
-
-    // Document state.
-    private Phase _phase;
-    private int _depth;                 // open elements
-    private bool _rootClosed;
-    private bool _pendingEndElement;
-    private bool _popOnRead;            // the EndElement token keeps its element's scope until the next Read
-    private int _attrIndex;
-    private int _attrCount;
-    private int _listPos;
-    private byte _arrayItemType;
-    private int _arrayCount;
-    private int _arrayDataStart;
-    private bool _forceElementwiseArrays;
-
-    // Pooled scratch: per depth (element record offset, namespace count), xmlns record offsets, attribute record offsets.
-    private int[]? _scopes;
-    private int[]? _namespaces;
-    private int _namespaceCount;
-    private int[]? _attributes;
+    private BinaryXmlReaderState _s;
 
     /// <summary>Creates a reader over a whole document.</summary>
     /// <param name="data">The binary XML document.</param>
@@ -76,37 +36,47 @@ public ref partial struct BinaryXmlReader
     public BinaryXmlReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
     {
         _data = data;
-        _dictionary = dictionary;
-        _session = session;
+        _s._dictionary = dictionary;
+        _s._session = session;
         options ??= BinaryXmlReaderOptions.Default;
-        _maxDepth = options.MaxDepth;
-        _requireBoundPrefixes = options.RequireBoundPrefixes;
+        _s._maxDepth = options.MaxDepth;
+        _s._requireBoundPrefixes = options.RequireBoundPrefixes;
     }
 
+    /// <summary>Resumes reading <paramref name="data"/> (the same input) from a state taken with <see cref="CurrentState"/>.</summary>
+    public BinaryXmlReader(ReadOnlySpan<byte> data, BinaryXmlReaderState state)
+    {
+        _data = data;
+        _s = state;
+    }
+
+    /// <summary>The state to resume from later with <see cref="BinaryXmlReader(ReadOnlySpan{byte}, BinaryXmlReaderState)"/>.</summary>
+    public readonly BinaryXmlReaderState CurrentState => _s;
+
     /// <summary>The kind of token the reader is on.</summary>
-    public readonly BinaryXmlTokenType TokenType => _tokenType;
+    public readonly BinaryXmlTokenType TokenType => _s._tokenType;
 
     /// <summary>The type byte of the record the token came from (for an implied end element, the text record's).</summary>
-    public readonly RecordType RecordType => (RecordType)_recordType;
+    public readonly RecordType RecordType => (RecordType)_s._recordType;
 
     /// <summary>The depth as <see cref="XmlReader.Depth"/> counts it: the root element is 0, its attributes and content 1.</summary>
-    public readonly int CurrentDepth => _tokenDepth;
+    public readonly int CurrentDepth => _s._tokenDepth;
 
     /// <summary>The offset of the current token's record.</summary>
-    public readonly int TokenStartIndex => _tokenStart;
+    public readonly int TokenStartIndex => _s._tokenStart;
 
     /// <summary>The bytes consumed so far.</summary>
-    public readonly int BytesConsumed => _pos;
+    public readonly int BytesConsumed => _s._pos;
 
     /// <summary>Whether the current StartElement is the element of an Array record (its items follow as <see cref="BinaryXmlTokenType.ArrayData"/>).</summary>
-    public readonly bool IsArray => _isArray;
+    public readonly bool IsArray => _s._isArray;
 
     /// <summary>Returns the pooled scratch arrays.</summary>
     public void Dispose()
     {
-        Return(ref _scopes);
-        Return(ref _namespaces);
-        Return(ref _attributes);
+        Return(ref _s._scopes);
+        Return(ref _s._namespaces);
+        Return(ref _s._attributes);
         static void Return(ref int[]? array)
         {
             if (array is not null) ArrayPool<int>.Shared.Return(array);
@@ -118,39 +88,39 @@ public ref partial struct BinaryXmlReader
     /// <exception cref="BinaryXmlException">The input is malformed, truncated, or exceeds a limit.</exception>
     public bool Read()
     {
-        _isArray = false;
-        if (_popOnRead)
+        _s._isArray = false;
+        if (_s._popOnRead)
         {
-            _popOnRead = false;
+            _s._popOnRead = false;
             PopScope();
         }
-        if (_pendingEndElement)
+        if (_s._pendingEndElement)
         {
-            _pendingEndElement = false;
-            EmitEndElement(_tokenStart, _recordType);
+            _s._pendingEndElement = false;
+            EmitEndElement(_s._tokenStart, _s._recordType);
             return true;
         }
-        switch (_phase)
+        switch (_s._phase)
         {
-            case Phase.Attributes:
-                if (_attrIndex < _attrCount)
+            case ReaderPhase.Attributes:
+                if (_s._attrIndex < _s._attrCount)
                 {
-                    EmitAttribute(_attributes![_attrIndex++]);
+                    EmitAttribute(_s._attributes![_s._attrIndex++]);
                     return true;
                 }
-                if (_arrayCount > 0)
+                if (_s._arrayCount > 0)
                 {
                     EmitArrayData();
                     return true;
                 }
-                _phase = Phase.Content;
+                _s._phase = ReaderPhase.Content;
                 break;
-            case Phase.AttributeList:
-            case Phase.ContentList:
+            case ReaderPhase.AttributeList:
+            case ReaderPhase.ContentList:
                 ReadListItem();
                 return true;
-            case Phase.ArrayEnd:
-                _phase = Phase.Content;
+            case ReaderPhase.ArrayEnd:
+                _s._phase = ReaderPhase.Content;
                 PopScope();
                 break;
         }
@@ -160,33 +130,33 @@ public ref partial struct BinaryXmlReader
     private bool ReadContent()
     {
         ClearToken();
-        if (_pos >= _data.Length)
+        if (_s._pos >= _data.Length)
         {
-            if (_depth > 0) ThrowUnclosed();
-            _tokenType = BinaryXmlTokenType.None;
-            _tokenStart = _pos;
-            _tokenDepth = 0;
+            if (_s._depth > 0) ThrowUnclosed();
+            _s._tokenType = BinaryXmlTokenType.None;
+            _s._tokenStart = _s._pos;
+            _s._tokenDepth = 0;
             return false;
         }
-        int start = _pos;
+        int start = _s._pos;
         byte type = _data[start];
-        _tokenStart = start;
-        _recordType = type;
+        _s._tokenStart = start;
+        _s._recordType = type;
         switch (RecordTypes.GetFamily(type))
         {
             case RecordFamily.EndElement:
-                if (_depth == 0) Fail("An EndElement record has no open element to close", start);
-                _pos = start + 1;
+                if (_s._depth == 0) Fail("An EndElement record has no open element to close", start);
+                _s._pos = start + 1;
                 EmitEndElement(start, type);
                 return true;
             case RecordFamily.Comment:
             {
-                _localName = ReadInlineString(start + 1, out _pos, "comment");
-                _tokenType = BinaryXmlTokenType.Comment;
-                _tokenDepth = _depth;
-                _valueStart = _localName.Offset;
-                _valueLength = _localName.Length;
-                _valueEnd = _pos;
+                _s._localName = ReadInlineString(start + 1, out _s._pos, "comment");
+                _s._tokenType = BinaryXmlTokenType.Comment;
+                _s._tokenDepth = _s._depth;
+                _s._valueStart = _s._localName.Offset;
+                _s._valueLength = _s._localName.Length;
+                _s._valueEnd = _s._pos;
                 return true;
             }
             case RecordFamily.Array:
@@ -211,44 +181,44 @@ public ref partial struct BinaryXmlReader
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", start);
         if (type == (byte)RecordType.StartListText)
         {
-            if (_depth == 0) Fail("A list appears outside the root element", start);
-            _pos = start + 1;
-            _tokenType = BinaryXmlTokenType.StartList;
-            _tokenDepth = _depth;
-            _phase = Phase.ContentList;
-            _listPos = _pos;
+            if (_s._depth == 0) Fail("A list appears outside the root element", start);
+            _s._pos = start + 1;
+            _s._tokenType = BinaryXmlTokenType.StartList;
+            _s._tokenDepth = _s._depth;
+            _s._phase = ReaderPhase.ContentList;
+            _s._listPos = _s._pos;
             return;
         }
         ParseTextValue(start);
         bool withEnd = (type & 1) != 0;
-        if (_depth == 0)
+        if (_s._depth == 0)
         {
             if (withEnd) Fail($"{RecordTypes.GetName(type)} implies an end element outside any element", start);
             CheckTopLevelText(start);
         }
-        _pos = _valueEnd;
-        _tokenType = BinaryXmlTokenType.Text;
-        _tokenDepth = _depth;
-        _pendingEndElement = withEnd;
+        _s._pos = _s._valueEnd;
+        _s._tokenType = BinaryXmlTokenType.Text;
+        _s._tokenDepth = _s._depth;
+        _s._pendingEndElement = withEnd;
     }
 
     /// <summary>Outside the root element only whitespace text is allowed (dotnet-behaviour 6.2).</summary>
     private readonly void CheckTopLevelText(int start)
     {
-        switch ((RecordType)_valueType)
+        switch ((RecordType)_s._valueType)
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
-                if (_data.Slice(_valueStart, _valueLength).IndexOfAnyExcept(" \t\r\n"u8) >= 0) Fail("Text other than whitespace appears outside the root element", start);
+                if (_data.Slice(_s._valueStart, _s._valueLength).IndexOfAnyExcept(" \t\r\n"u8) >= 0) Fail("Text other than whitespace appears outside the root element", start);
                 break;
             case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
-                ReadOnlySpan<byte> u = _data.Slice(_valueStart, _valueLength);
+                ReadOnlySpan<byte> u = _data.Slice(_s._valueStart, _s._valueLength);
                 for (int i = 0; i < u.Length; i += 2)
                 {
                     if (u[i + 1] != 0 || u[i] is not ((byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')) Fail("Text other than whitespace appears outside the root element", start);
                 }
                 break;
             case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
-                if (_valueLength > 0) Fail("Binary text appears outside the root element", start);
+                if (_s._valueLength > 0) Fail("Binary text appears outside the root element", start);
                 break;
         }
     }
@@ -256,25 +226,25 @@ public ref partial struct BinaryXmlReader
     private void ReadListItem()
     {
         ClearToken();
-        int start = _listPos;
+        int start = _s._listPos;
         if (start >= _data.Length) Fail("The input ends inside a list", start);
         byte type = _data[start];
-        _tokenStart = start;
-        _recordType = type;
-        _tokenDepth = _phase == Phase.AttributeList ? _depth + 1 : _depth;
+        _s._tokenStart = start;
+        _s._recordType = type;
+        _s._tokenDepth = _s._phase == ReaderPhase.AttributeList ? _s._depth + 1 : _s._depth;
         if (type == (byte)RecordType.EndListText)
         {
-            _tokenType = BinaryXmlTokenType.EndList;
-            _listPos = start + 1;
-            if (_phase == Phase.ContentList) _pos = _listPos;
-            _phase = _phase == Phase.AttributeList ? Phase.Attributes : Phase.Content;
+            _s._tokenType = BinaryXmlTokenType.EndList;
+            _s._listPos = start + 1;
+            if (_s._phase == ReaderPhase.ContentList) _s._pos = _s._listPos;
+            _s._phase = _s._phase == ReaderPhase.AttributeList ? ReaderPhase.Attributes : ReaderPhase.Content;
             return;
         }
         CheckListItem(start, type);
         ParseTextValue(start);
-        _listPos = _valueEnd;
-        if (_phase == Phase.ContentList) _pos = _listPos;
-        _tokenType = BinaryXmlTokenType.Text;
+        _s._listPos = _s._valueEnd;
+        if (_s._phase == ReaderPhase.ContentList) _s._pos = _s._listPos;
+        _s._tokenType = BinaryXmlTokenType.Text;
     }
 
     private readonly void CheckListItem(int start, byte type)
@@ -286,46 +256,46 @@ public ref partial struct BinaryXmlReader
 
     private void ClearToken()
     {
-        _prefix = default;
-        _localName = default;
-        _nsValue = default;
-        _valueType = 0;
-        _valueStart = 0;
-        _valueLength = 0;
-        _valueEnd = 0;
+        _s._prefix = default;
+        _s._localName = default;
+        _s._nsValue = default;
+        _s._valueType = 0;
+        _s._valueStart = 0;
+        _s._valueLength = 0;
+        _s._valueEnd = 0;
     }
 
     /// <summary>Clears the token and gives it the name of the innermost open element (for EndElement and ArrayData).</summary>
     private void SetInnermostElementName()
     {
         ClearToken();
-        ParseElementName(_scopes![2 * (_depth - 1)], out _prefix, out _localName, out _);
+        ParseElementName(_s._scopes![2 * (_s._depth - 1)], out _s._prefix, out _s._localName, out _);
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
     {
         SetInnermostElementName();
-        _tokenType = BinaryXmlTokenType.EndElement;
-        _tokenStart = recordStart;
-        _recordType = recordType;
-        _tokenDepth = _depth - 1;
-        _popOnRead = true;
+        _s._tokenType = BinaryXmlTokenType.EndElement;
+        _s._tokenStart = recordStart;
+        _s._recordType = recordType;
+        _s._tokenDepth = _s._depth - 1;
+        _s._popOnRead = true;
     }
 
     private void PopScope()
     {
-        _depth--;
-        _namespaceCount = _scopes![2 * _depth + 1];
-        if (_depth == 0) _rootClosed = true;
+        _s._depth--;
+        _s._namespaceCount = _s._scopes![2 * _s._depth + 1];
+        if (_s._depth == 0) _s._rootClosed = true;
     }
 
     private void PushScope(int elementOffset)
     {
-        if (_depth + 1 > _maxDepth) Fail($"The maximum read depth ({_maxDepth}) has been exceeded", elementOffset);
-        EnsureCapacity(ref _scopes, 2 * (_depth + 1));
-        _scopes![2 * _depth] = elementOffset;
-        _scopes[2 * _depth + 1] = _namespaceCount;
-        _depth++;
+        if (_s._depth + 1 > _s._maxDepth) Fail($"The maximum read depth ({_s._maxDepth}) has been exceeded", elementOffset);
+        EnsureCapacity(ref _s._scopes, 2 * (_s._depth + 1));
+        _s._scopes![2 * _s._depth] = elementOffset;
+        _s._scopes[2 * _s._depth + 1] = _s._namespaceCount;
+        _s._depth++;
     }
 
     private static void EnsureCapacity(ref int[]? array, int size)
@@ -347,21 +317,21 @@ public ref partial struct BinaryXmlReader
 
     private void ReadStartElement(int start, bool isArray)
     {
-        if (_depth == 0 && _rootClosed) Fail("There are multiple root elements", start);
+        if (_s._depth == 0 && _s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
         PushScope(start);
         p = ScanAttributes(p);
         ValidateStartTag(start, prefix);
-        _pos = p;
-        _prefix = prefix;
-        _localName = local;
-        _tokenType = BinaryXmlTokenType.StartElement;
-        _tokenStart = start;
-        _recordType = _data[start];
-        _tokenDepth = _depth - 1;
-        _isArray = isArray;
-        _phase = Phase.Attributes;
-        _attrIndex = 0;
+        _s._pos = p;
+        _s._prefix = prefix;
+        _s._localName = local;
+        _s._tokenType = BinaryXmlTokenType.StartElement;
+        _s._tokenStart = start;
+        _s._recordType = _data[start];
+        _s._tokenDepth = _s._depth - 1;
+        _s._isArray = isArray;
+        _s._phase = ReaderPhase.Attributes;
+        _s._attrIndex = 0;
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
@@ -394,19 +364,19 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private int ScanAttributes(int p)
     {
-        _attrCount = 0;
+        _s._attrCount = 0;
         while (p < _data.Length)
         {
             byte type = _data[p];
             RecordFamily family = RecordTypes.GetFamily(type);
             if (family is not (RecordFamily.Attribute or RecordFamily.XmlnsAttribute)) break;
-            EnsureCapacity(ref _attributes, _attrCount + 1);
-            _attributes![_attrCount++] = p;
+            EnsureCapacity(ref _s._attributes, _s._attrCount + 1);
+            _s._attributes![_s._attrCount++] = p;
             int end = ParseAttribute(p, out _, out _, out NameRef ns, out _);
             if (family == RecordFamily.XmlnsAttribute)
             {
-                EnsureCapacity(ref _namespaces, _namespaceCount + 1);
-                _namespaces![_namespaceCount++] = p;
+                EnsureCapacity(ref _s._namespaces, _s._namespaceCount + 1);
+                _s._namespaces![_s._namespaceCount++] = p;
                 _ = ns;
             }
             p = end;
@@ -489,10 +459,10 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
     {
-        int firstNs = _scopes![2 * (_depth - 1) + 1];
-        for (int i = firstNs; i < _namespaceCount; i++)
+        int firstNs = _s._scopes![2 * (_s._depth - 1) + 1];
+        for (int i = firstNs; i < _s._namespaceCount; i++)
         {
-            int record = _namespaces![i];
+            int record = _s._namespaces![i];
             ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             BinaryXmlName uri = GetName(ns);
@@ -501,22 +471,22 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
-                ParseAttribute(_namespaces[j], out NameRef other, out _, out _, out _);
+                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _);
                 if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (_requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
-        for (int i = 0; i < _attrCount; i++)
+        if (_s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
+        for (int i = 0; i < _s._attrCount; i++)
         {
-            int record = _attributes![i];
+            int record = _s._attributes![i];
             if (RecordTypes.GetFamily(_data[record]) == RecordFamily.XmlnsAttribute) continue;
             ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             NameRef ns = default;
-            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && _requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
+            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && _s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
             for (int j = 0; j < i; j++)
             {
-                int other = _attributes[j];
+                int other = _s._attributes[j];
                 if (RecordTypes.GetFamily(_data[other]) == RecordFamily.XmlnsAttribute) continue;
                 ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _);
                 if (!GetName(local).ValueEquals(GetName(otherLocal))) continue;
@@ -546,9 +516,9 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
     {
-        for (int i = _namespaceCount - 1; i >= 0; i--)
+        for (int i = _s._namespaceCount - 1; i >= 0; i--)
         {
-            ParseAttribute(_namespaces![i], out NameRef declared, out _, out NameRef uri, out _);
+            ParseAttribute(_s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _);
             if (NameBytes(declared).SequenceEqual(prefix))
             {
                 ns = uri;
@@ -569,25 +539,25 @@ public ref partial struct BinaryXmlReader
     {
         ClearToken();
         byte type = _data[record];
-        int end = ParseAttribute(record, out _prefix, out _localName, out _nsValue, out int valueStart);
-        _tokenStart = record;
-        _recordType = type;
-        _tokenDepth = _depth;
+        int end = ParseAttribute(record, out _s._prefix, out _s._localName, out _s._nsValue, out int valueStart);
+        _s._tokenStart = record;
+        _s._recordType = type;
+        _s._tokenDepth = _s._depth;
         if (RecordTypes.GetFamily(type) == RecordFamily.XmlnsAttribute)
         {
-            _tokenType = BinaryXmlTokenType.NamespaceDeclaration;
-            _valueEnd = end;
+            _s._tokenType = BinaryXmlTokenType.NamespaceDeclaration;
+            _s._valueEnd = end;
             return;
         }
-        _tokenType = BinaryXmlTokenType.Attribute;
+        _s._tokenType = BinaryXmlTokenType.Attribute;
         if (_data[valueStart] == (byte)RecordType.StartListText)
         {
-            _valueType = (byte)RecordType.StartListText;
-            _valueStart = valueStart + 1;
-            _valueLength = end - 1 - _valueStart;
-            _valueEnd = end;
-            _listPos = valueStart + 1;
-            _phase = Phase.AttributeList;
+            _s._valueType = (byte)RecordType.StartListText;
+            _s._valueStart = valueStart + 1;
+            _s._valueLength = end - 1 - _s._valueStart;
+            _s._valueEnd = end;
+            _s._listPos = valueStart + 1;
+            _s._phase = ReaderPhase.AttributeList;
             return;
         }
         ParseTextValue(valueStart);
@@ -601,7 +571,7 @@ public ref partial struct BinaryXmlReader
         if (p >= _data.Length) Fail("The input ends inside an Array record", start);
         if (RecordTypes.GetFamily(_data[p]) != RecordFamily.Element) Fail($"An Array record must start with an element record, not {RecordTypes.GetName(_data[p])}", p);
         ReadStartElement(p, isArray: true);
-        int afterAttributes = _pos;
+        int afterAttributes = _s._pos;
         if (afterAttributes >= _data.Length || _data[afterAttributes] != (byte)RecordType.EndElement)
             Fail("The element of an Array record must be followed by an EndElement record", afterAttributes);
         if (!BinaryXmlPrimitives.TryReadArrayHeader(_data[(afterAttributes + 1)..], out RecordType itemType, out int count, out int headerSize))
@@ -614,36 +584,36 @@ public ref partial struct BinaryXmlReader
         }
         // .NET's reader accepts a top-level array of several items as one root.
         BinaryXmlPrimitives.IsArrayItemType(itemType, out int itemSize);
-        _arrayItemType = (byte)itemType;
-        _arrayCount = count;
-        _arrayDataStart = afterAttributes + 1 + headerSize;
-        _pos = _arrayDataStart + count * itemSize;
-        _tokenStart = start;
-        _recordType = (byte)RecordType.Array;
+        _s._arrayItemType = (byte)itemType;
+        _s._arrayCount = count;
+        _s._arrayDataStart = afterAttributes + 1 + headerSize;
+        _s._pos = _s._arrayDataStart + count * itemSize;
+        _s._tokenStart = start;
+        _s._recordType = (byte)RecordType.Array;
     }
 
     private void EmitArrayData()
     {
         SetInnermostElementName();
-        _tokenType = BinaryXmlTokenType.ArrayData;
-        _tokenStart = _arrayDataStart;
-        _recordType = _arrayItemType;
-        _tokenDepth = _depth;
-        _valueType = (byte)(_arrayItemType & 0xFE);
-        _valueStart = _arrayDataStart;
-        BinaryXmlPrimitives.IsArrayItemType((RecordType)_arrayItemType, out int itemSize);
-        _valueLength = _arrayCount * itemSize;
-        _valueEnd = _valueStart + _valueLength;
-        ArrayLength = _arrayCount;
-        _arrayCount = 0;
-        _phase = Phase.ArrayEnd;
+        _s._tokenType = BinaryXmlTokenType.ArrayData;
+        _s._tokenStart = _s._arrayDataStart;
+        _s._recordType = _s._arrayItemType;
+        _s._tokenDepth = _s._depth;
+        _s._valueType = (byte)(_s._arrayItemType & 0xFE);
+        _s._valueStart = _s._arrayDataStart;
+        BinaryXmlPrimitives.IsArrayItemType((RecordType)_s._arrayItemType, out int itemSize);
+        _s._valueLength = _s._arrayCount * itemSize;
+        _s._valueEnd = _s._valueStart + _s._valueLength;
+        _s._arrayLength = _s._arrayCount;
+        _s._arrayCount = 0;
+        _s._phase = ReaderPhase.ArrayEnd;
     }
 
     /// <summary>On <see cref="BinaryXmlTokenType.ArrayData"/>: the number of items.</summary>
-    public int ArrayLength { readonly get; private set; }
+    public readonly int ArrayLength => _s._arrayLength;
 
     /// <summary>On <see cref="BinaryXmlTokenType.ArrayData"/>: the item record type (a <c>…WithEndElement</c> type).</summary>
-    public readonly RecordType ArrayItemType => _tokenType == BinaryXmlTokenType.ArrayData ? (RecordType)_recordType : 0;
+    public readonly RecordType ArrayItemType => _s._tokenType == BinaryXmlTokenType.ArrayData ? (RecordType)_s._recordType : 0;
 
     // ---- Skipping --------------------------------------------------------------------------------------------
 
@@ -653,13 +623,13 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     public void Skip()
     {
-        if (_tokenType is not (BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration)) return;
+        if (_s._tokenType is not (BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration)) return;
         // The element's depth as CurrentDepth reports it: attributes are one deeper than their element.
-        int elementDepth = _tokenType == BinaryXmlTokenType.StartElement ? _tokenDepth : _tokenDepth - 1;
+        int elementDepth = _s._tokenType == BinaryXmlTokenType.StartElement ? _s._tokenDepth : _s._tokenDepth - 1;
         while (Read())
         {
-            if (_tokenType == BinaryXmlTokenType.ArrayData && _tokenDepth - 1 == elementDepth) return;
-            if (_tokenType == BinaryXmlTokenType.EndElement && _tokenDepth == elementDepth) return;
+            if (_s._tokenType == BinaryXmlTokenType.ArrayData && _s._tokenDepth - 1 == elementDepth) return;
+            if (_s._tokenType == BinaryXmlTokenType.EndElement && _s._tokenDepth == elementDepth) return;
         }
     }
 
@@ -693,13 +663,13 @@ public ref partial struct BinaryXmlReader
         XmlDictionaryString? s = null;
         if ((id & 1) == 0)
         {
-            if (_dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
-            if (!_dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
+            if (_s._dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
+            if (!_s._dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
         }
         else
         {
-            if (_session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
-            if (!_session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
+            if (_s._session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
+            if (!_s._session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
         }
         return s!;
     }
@@ -725,14 +695,14 @@ public ref partial struct BinaryXmlReader
     private readonly void ThrowUnclosed()
     {
         var names = new StringBuilder();
-        for (int d = 0; d < _depth; d++)
+        for (int d = 0; d < _s._depth; d++)
         {
-            ParseElementName(_scopes![2 * d], out NameRef prefix, out NameRef local, out _);
+            ParseElementName(_s._scopes![2 * d], out NameRef prefix, out NameRef local, out _);
             if (names.Length > 0) names.Append(", ");
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());
         }
-        Fail($"Unexpected end of file. Following elements are not closed: {names}", _pos);
+        Fail($"Unexpected end of file. Following elements are not closed: {names}", _s._pos);
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
@@ -740,25 +710,4 @@ public ref partial struct BinaryXmlReader
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     private static T Fail<T>(string reason, int offset) => ThrowHelper.ThrowFormat<T>(reason, offset);
-
-    private enum NameKind : byte { None, Inline, Letter, Dictionary, Xml }
-
-    /// <summary>Where a name lives: inline bytes in the input, a prefix letter, or a dictionary id.</summary>
-    private readonly struct NameRef
-    {
-        public readonly NameKind Kind;
-        public readonly int Offset;
-        public readonly int Length;
-        public readonly int Id;
-
-        private NameRef(NameKind kind, int offset, int length, int id)
-        {
-            Kind = kind; Offset = offset; Length = length; Id = id;
-        }
-
-        public static NameRef Inline(int offset, int length) => new(length == 0 ? NameKind.None : NameKind.Inline, offset, length, -1);
-        public static NameRef Letter(int index) => new(NameKind.Letter, index, 1, -1);
-        public static NameRef Dictionary(int id, int offset) => new(NameKind.Dictionary, offset, 0, id);
-        public static NameRef XmlNamespace => new(NameKind.Xml, 0, 0, -1);
-    }
 }
