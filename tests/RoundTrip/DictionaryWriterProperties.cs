@@ -12,6 +12,8 @@ namespace BinaryXml.Tests;
 /// </summary>
 public sealed class DictionaryWriterProperties
 {
+    internal static object PayloadFor(string name) => Payload(name);
+
     [Fact]
     public void Random_call_sequences_give_identical_bytes()
     {
@@ -101,7 +103,7 @@ public sealed class DictionaryWriterProperties
 
     public static TheoryData<string> Payloads() => new(["login", "location", "index", "list", "collections"]);
 
-    private static object Payload(string name)
+    internal static object Payload(string name)
     {
         var start = new DateTimeOffset(2026, 11, 21, 9, 0, 0, TimeSpan.FromHours(1));
         return name switch

@@ -14,8 +14,21 @@ public static class NodeStream
 
     public static List<string> FromInBox(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
     {
-        var lines = new List<string>();
         using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
+        return FromXmlReader(r);
+    }
+
+    /// <summary>The drop-in reader's node stream.</summary>
+    public static List<string> FromAdapter(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
+    {
+        using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
+        return FromXmlReader(r);
+    }
+
+    /// <summary>The node stream of any XmlReader, with the exact node types (Whitespace is not folded into Text).</summary>
+    public static List<string> FromXmlReader(XmlReader r, bool exactNodeTypes = false)
+    {
+        var lines = new List<string>();
         while (r.Read())
         {
             switch (r.NodeType)
@@ -40,7 +53,7 @@ public static class NodeStream
                 case XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA:
                 {
                     Type type = r.ValueType;
-                    lines.Add(Text(r.Depth, r.Value, type));
+                    lines.Add((exactNodeTypes ? r.NodeType + " " : "") + Text(r.Depth, r.Value, type));
                     break;
                 }
                 case XmlNodeType.Comment:

@@ -50,6 +50,9 @@ public ref partial struct BinaryXmlReader
         _s = state;
     }
 
+    /// <summary>Whether the next <see cref="Read"/> returns another attribute or namespace declaration of the current element.</summary>
+    internal readonly bool NextIsAttribute => _s._phase == ReaderPhase.Attributes && _s._attrIndex < _s._attrCount;
+
     /// <summary>The state to resume from later with <see cref="BinaryXmlReader(ReadOnlySpan{byte}, BinaryXmlReaderState)"/>.</summary>
     public readonly BinaryXmlReaderState CurrentState => _s;
 

@@ -1,0 +1,760 @@
+using System.Buffers;
+using System.Text;
+using System.Xml;
+
+namespace BinaryXml;
+
+/// <summary>
+/// A drop-in replacement for <c>XmlDictionaryReader.CreateBinaryReader</c>: the same node stream (node types,
+/// names, namespaces, values and value types, attributes, arrays presented as repeated elements), built on
+/// <see cref="BinaryXmlReader"/>. All five <see cref="XmlDictionaryReaderQuotas"/> are enforced, including
+/// MaxArrayLength on typed array reads and MaxNameTableCharCount, which the in-box reader skips.
+/// </summary>
+/// <remarks>
+/// Malformed input throws <see cref="BinaryXmlException"/> (an <see cref="XmlException"/>) with the byte offset.
+/// Reuse an instance with <see cref="SetInput(byte[], int, int, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?, OnXmlDictionaryReaderClose?)"/>.
+/// Canonicalization is not supported.
+/// </remarks>
+public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryReaderInitializer
+{
+    private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
+    private const string XmlNamespace = "http://www.w3.org/XML/1998/namespace";
+
+    private byte[] _buffer = [];
+    private int _offset;
+    private int _count;
+    private BinaryXmlReaderState _state;
+    private readonly XmlDictionaryReaderQuotas _quotas = new();
+    private NameTable _nameTable = new();
+    private int _nameTableChars;
+    private OnXmlDictionaryReaderClose? _onClose;
+    private ReadState _readState = ReadState.Initial;
+
+    // The current node.
+    private XmlNodeType _nodeType;
+    private int _depth;
+    private string _prefix = "", _localName = "", _namespace = "";
+    private string _value = "";
+    private Type _valueType = typeof(string);
+    private XmlDictionaryString? _localDictionary, _namespaceDictionary, _valueDictionary;
+    private readonly List<Attr> _attributes = [];
+    private int _attributeCount;
+    private int _attributeIndex = -1;
+    private bool _onAttributeValue;
+    private readonly Queue<Node> _pending = new();
+    private int _arrayRemaining;
+    private Type? _arrayType;
+    private char[] _chars = new char[256];
+
+    // xml:lang / xml:space scopes.
+    private readonly List<(int Depth, string? Lang, XmlSpace Space)> _xmlScopes = [];
+
+    private sealed class Attr
+    {
+        public string Prefix = "", LocalName = "", Namespace = "", Value = "";
+        public Type ValueType = typeof(string);
+        public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
+    }
+
+    private readonly record struct Node(XmlNodeType Type, int Depth, string Value, Type ValueType, bool CopyAttributes);
+
+    private BinaryXmlDictionaryReader()
+    {
+    }
+
+    /// <summary>Creates a reader over a buffer, as <c>XmlDictionaryReader.CreateBinaryReader</c>.</summary>
+    public static BinaryXmlDictionaryReader Create(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
+    {
+        var reader = new BinaryXmlDictionaryReader();
+        reader.SetInput(buffer, offset, count, dictionary, quotas, session, null);
+        return reader;
+    }
+
+    /// <summary>Creates a reader over a stream (read to its end first), as <c>XmlDictionaryReader.CreateBinaryReader</c>.</summary>
+    public static BinaryXmlDictionaryReader Create(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
+    {
+        var reader = new BinaryXmlDictionaryReader();
+        reader.SetInput(stream, dictionary, quotas, session, null);
+        return reader;
+    }
+
+    /// <summary>Creates a reader over memory.</summary>
+    public static BinaryXmlDictionaryReader Create(ReadOnlyMemory<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
+    {
+        byte[] array = System.Runtime.InteropServices.MemoryMarshal.TryGetArray(data, out ArraySegment<byte> segment) ? segment.Array! : data.ToArray();
+        int offset = segment.Array is null ? 0 : segment.Offset;
+        return Create(array, offset, data.Length, dictionary, quotas, session);
+    }
+
+    /// <inheritdoc/>
+    public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        if (offset > buffer.Length) throw new ArgumentOutOfRangeException(nameof(offset), $"The specified offset exceeds the buffer size ({buffer.Length} bytes).");
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
+        ArgumentNullException.ThrowIfNull(quotas);
+        ReleaseState();
+        _buffer = buffer;
+        _offset = offset;
+        _count = count;
+        quotas.CopyTo(_quotas);
+        _onClose = onClose;
+        var options = new BinaryXmlReaderOptions { MaxDepth = _quotas.MaxDepth };
+        _state = new BinaryXmlReader(Data, dictionary, session, options).CurrentState;
+        _readState = ReadState.Initial;
+        _nameTable = new NameTable();
+        _nameTableChars = 0;
+        _nodeType = XmlNodeType.None;
+        _depth = 0;
+        _prefix = _localName = _namespace = _value = "";
+        _valueType = typeof(string);
+        _attributeCount = 0;
+        _attributeIndex = -1;
+        _onAttributeValue = false;
+        _pending.Clear();
+        _arrayRemaining = 0;
+        _xmlScopes.Clear();
+    }
+
+    /// <inheritdoc/>
+    public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        var buffer = new MemoryStream();
+        stream.CopyTo(buffer);
+        SetInput(buffer.GetBuffer(), 0, (int)buffer.Length, dictionary, quotas, session, onClose);
+    }
+
+    private ReadOnlySpan<byte> Data => _buffer.AsSpan(_offset, _count);
+
+    private void ReleaseState()
+    {
+        var reader = new BinaryXmlReader(Data, _state);
+        reader.Dispose();
+        _state = reader.CurrentState;
+    }
+
+    // ---- Node properties ---------------------------------------------------------------------------------------
+
+    /// <inheritdoc/>
+    public override XmlDictionaryReaderQuotas Quotas => _quotas;
+
+    /// <inheritdoc/>
+    public override XmlNodeType NodeType => _attributeIndex < 0 ? _nodeType : _onAttributeValue ? XmlNodeType.Text : XmlNodeType.Attribute;
+
+    /// <inheritdoc/>
+    public override int Depth => _attributeIndex < 0 ? _depth : _depth + (_onAttributeValue ? 2 : 1);
+
+    /// <inheritdoc/>
+    public override string Prefix => _attributeIndex < 0 ? _prefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix;
+
+    /// <inheritdoc/>
+    public override string LocalName => _attributeIndex < 0 ? _localName : _onAttributeValue ? "" : _attributes[_attributeIndex].LocalName;
+
+    /// <inheritdoc/>
+    public override string NamespaceURI => _attributeIndex < 0 ? _namespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
+
+    /// <inheritdoc/>
+    public override string Value => _attributeIndex < 0 ? _value : _attributes[_attributeIndex].Value;
+
+    /// <inheritdoc/>
+    public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
+
+    /// <inheritdoc/>
+    public override bool HasValue => NodeType is XmlNodeType.Attribute or XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace
+        or XmlNodeType.SignificantWhitespace or XmlNodeType.Comment;
+
+    /// <inheritdoc/>
+    public override int AttributeCount => _nodeType == XmlNodeType.Element ? _attributeCount : 0;
+
+    /// <inheritdoc/>
+    public override string BaseURI => "";
+
+    /// <inheritdoc/>
+    public override bool EOF => _readState == ReadState.EndOfFile;
+
+    /// <inheritdoc/>
+    public override bool IsEmptyElement => false;
+
+    /// <inheritdoc/>
+    public override XmlNameTable NameTable => _nameTable;
+
+    /// <inheritdoc/>
+    public override ReadState ReadState => _readState;
+
+    /// <inheritdoc/>
+    public override string XmlLang => _xmlScopes.Count == 0 ? "" : _xmlScopes[^1].Lang ?? "";
+
+    /// <inheritdoc/>
+    public override XmlSpace XmlSpace => _xmlScopes.Count == 0 ? XmlSpace.None : _xmlScopes[^1].Space;
+
+    // ---- Attributes --------------------------------------------------------------------------------------------
+
+    /// <inheritdoc/>
+    public override string GetAttribute(int i)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(i);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
+        return _attributes[i].Value;
+    }
+
+    /// <inheritdoc/>
+    public override string? GetAttribute(string name)
+    {
+        int i = FindAttribute(name);
+        return i < 0 ? null : _attributes[i].Value;
+    }
+
+    /// <inheritdoc/>
+    public override string? GetAttribute(string localName, string? namespaceURI)
+    {
+        int i = FindAttribute(localName, namespaceURI ?? "");
+        return i < 0 ? null : _attributes[i].Value;
+    }
+
+    private int FindAttribute(string name)
+    {
+        for (int i = 0; i < AttributeCount; i++)
+        {
+            Attr a = _attributes[i];
+            if (a.Prefix.Length == 0 ? a.LocalName == name : name.Length == a.Prefix.Length + 1 + a.LocalName.Length && name.StartsWith(a.Prefix, StringComparison.Ordinal) && name[a.Prefix.Length] == ':' && name.EndsWith(a.LocalName, StringComparison.Ordinal)) return i;
+        }
+        return -1;
+    }
+
+    private int FindAttribute(string localName, string ns)
+    {
+        for (int i = 0; i < AttributeCount; i++)
+        {
+            if (_attributes[i].LocalName == localName && _attributes[i].Namespace == ns) return i;
+        }
+        return -1;
+    }
+
+    /// <inheritdoc/>
+    public override void MoveToAttribute(int i)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(i);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
+        _attributeIndex = i;
+        _onAttributeValue = false;
+    }
+
+    /// <inheritdoc/>
+    public override bool MoveToAttribute(string name) => MoveTo(FindAttribute(name));
+
+    /// <inheritdoc/>
+    public override bool MoveToAttribute(string localName, string? namespaceURI) => MoveTo(FindAttribute(localName, namespaceURI ?? ""));
+
+    private bool MoveTo(int i)
+    {
+        if (i < 0) return false;
+        _attributeIndex = i;
+        _onAttributeValue = false;
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public override bool MoveToElement()
+    {
+        if (_attributeIndex < 0) return false;
+        _attributeIndex = -1;
+        _onAttributeValue = false;
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public override bool MoveToFirstAttribute() => AttributeCount > 0 && MoveTo(0);
+
+    /// <inheritdoc/>
+    public override bool MoveToNextAttribute()
+    {
+        if (_nodeType != XmlNodeType.Element) return false;
+        return _attributeIndex + 1 < _attributeCount && MoveTo(_attributeIndex + 1);
+    }
+
+    /// <inheritdoc/>
+    public override bool ReadAttributeValue()
+    {
+        if (_attributeIndex < 0 || _onAttributeValue) return false;
+        _onAttributeValue = true;
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public override string? LookupNamespace(string prefix)
+    {
+        ArgumentNullException.ThrowIfNull(prefix);
+        if (prefix == "xmlns") return XmlnsNamespace;
+        var reader = new BinaryXmlReader(Data, _state);
+        Span<byte> utf8 = stackalloc byte[Encoding.UTF8.GetMaxByteCount(Math.Min(prefix.Length, 64))];
+        byte[] bytes = prefix.Length <= 64 ? [] : Encoding.UTF8.GetBytes(prefix);
+        ReadOnlySpan<byte> p = prefix.Length <= 64 ? utf8[..Encoding.UTF8.GetBytes(prefix, utf8)] : bytes;
+        return reader.TryLookupNamespace(p, out BinaryXmlName ns) ? Atomize(ns) : null;
+    }
+
+    /// <inheritdoc/>
+    public override void ResolveEntity() => throw new InvalidOperationException("Operation is not valid due to the current state of the object.");
+
+    // ---- Dictionary strings ------------------------------------------------------------------------------------
+
+    /// <inheritdoc/>
+    public override bool TryGetLocalNameAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? localName)
+    {
+        localName = _attributeIndex < 0 ? _localDictionary : _onAttributeValue ? null : _attributes[_attributeIndex].LocalDictionary;
+        return localName is not null;
+    }
+
+    /// <inheritdoc/>
+    public override bool TryGetNamespaceUriAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? namespaceUri)
+    {
+        namespaceUri = _attributeIndex < 0 ? _namespaceDictionary : _onAttributeValue ? null : _attributes[_attributeIndex].NamespaceDictionary;
+        return namespaceUri is not null;
+    }
+
+    /// <inheritdoc/>
+    public override bool TryGetValueAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? value)
+    {
+        value = _attributeIndex < 0 ? _valueDictionary : _attributes[_attributeIndex].ValueDictionary;
+        return value is not null;
+    }
+
+    // ---- Reading -----------------------------------------------------------------------------------------------
+
+    /// <inheritdoc/>
+    public override bool Read()
+    {
+        if (_readState is ReadState.Closed or ReadState.EndOfFile) return false;
+        _attributeIndex = -1;
+        _onAttributeValue = false;
+        if (_nodeType == XmlNodeType.EndElement) PopXmlScope(_depth);
+        _readState = ReadState.Interactive;
+        _valueDictionary = null;
+        if (_pending.Count > 0)
+        {
+            Emit(_pending.Dequeue());
+            return true;
+        }
+        var reader = new BinaryXmlReader(Data, _state);
+        try
+        {
+            bool more = ReadNode(ref reader);
+            if (!more)
+            {
+                _readState = ReadState.EndOfFile;
+                SetNode(XmlNodeType.None, 0, "", "", "", "", typeof(string));
+            }
+            return more;
+        }
+        catch (XmlException)
+        {
+            _readState = ReadState.Error;
+            throw;
+        }
+        finally
+        {
+            _state = reader.CurrentState;
+        }
+    }
+
+    private bool ReadNode(ref BinaryXmlReader r)
+    {
+        if (!r.Read()) return false;
+        switch (r.TokenType)
+        {
+            case BinaryXmlTokenType.StartElement:
+                ReadElement(ref r);
+                return true;
+            case BinaryXmlTokenType.EndElement:
+                SetName(ref r, XmlNodeType.EndElement, r.CurrentDepth);
+                _value = "";
+                _valueType = typeof(string);
+                return true;
+            case BinaryXmlTokenType.Text:
+            {
+                bool withEnd = ((byte)r.RecordType & 1) != 0;
+                bool bytes = r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
+                string text = r.GetString();
+                Type type = withEnd || bytes ? ClrTypeOf(r.ValueType) : typeof(string);
+                // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
+                SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", text, type);
+                if (r.TryGetDictionaryString(out XmlDictionaryString? d)) _valueDictionary = d;
+                return true;
+            }
+            case BinaryXmlTokenType.StartList:
+            {
+                int depth = r.CurrentDepth;
+                SetNode(XmlNodeType.Text, depth, "", "", "", ReadListItems(ref r), typeof(string));
+                return true;
+            }
+            case BinaryXmlTokenType.Comment:
+                SetNode(XmlNodeType.Comment, r.CurrentDepth, "", "", "", r.GetString(), typeof(string));
+                return true;
+            default:
+                return ReadNode(ref r);
+        }
+    }
+
+    /// <summary>Reads a list's items up to its EndListText and joins their text with single spaces (MC-NBFX 2.2.3.19).</summary>
+    private static string ReadListItems(ref BinaryXmlReader r)
+    {
+        var sb = new StringBuilder();
+        bool first = true;
+        while (r.Read() && r.TokenType == BinaryXmlTokenType.Text)
+        {
+            if (!first) sb.Append(' ');
+            first = false;
+            sb.Append(r.GetString());
+        }
+        return sb.ToString();
+    }
+
+    private void ReadElement(ref BinaryXmlReader r)
+    {
+        int depth = r.CurrentDepth;
+        bool isArray = r.IsArray;
+        SetName(ref r, XmlNodeType.Element, depth);
+        _value = "";
+        _valueType = typeof(string);
+        int attributesStart = -1;
+        _attributeCount = 0;
+        while (r.NextIsAttribute)
+        {
+            r.Read();
+            if (attributesStart < 0) attributesStart = r.TokenStartIndex;
+            Attr a = NextAttribute();
+            if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
+            {
+                bool isDefault = r.Prefix.IsEmpty;
+                a.Prefix = isDefault ? "" : "xmlns";
+                a.LocalName = isDefault ? "xmlns" : Atomize(r.Prefix);
+                a.Namespace = XmlnsNamespace;
+                a.Value = Atomize(r.NamespaceUri);
+                a.ValueType = typeof(string);
+                a.LocalDictionary = a.NamespaceDictionary = null;
+                a.ValueDictionary = r.TryGetDictionaryString(out XmlDictionaryString? ns) ? ns : null;
+                continue;
+            }
+            a.Prefix = Atomize(r.Prefix);
+            a.LocalName = Atomize(r.LocalName);
+            a.LocalDictionary = r.LocalName.DictionaryString;
+            BinaryXmlName uri = r.NamespaceUri;
+            a.Namespace = Atomize(uri);
+            a.NamespaceDictionary = uri.DictionaryString;
+            a.ValueDictionary = null;
+            if (r.ValueType == RecordType.StartListText)
+            {
+                a.Value = ReadListItems(ref r);
+                a.ValueType = typeof(object[]);
+            }
+            else
+            {
+                a.ValueType = ClrTypeOf(r.ValueType);
+                a.Value = r.GetString();
+                if (r.TryGetDictionaryString(out XmlDictionaryString? d)) a.ValueDictionary = d;
+            }
+            if (a.Prefix == "xml") TrackXmlAttribute(a, depth);
+        }
+        if (attributesStart >= 0 && r.BytesConsumed - attributesStart > _quotas.MaxBytesPerRead)
+            throw new BinaryXmlException($"The 'maximum bytes per Read operation' quota ({_quotas.MaxBytesPerRead}) has been exceeded by a start tag's attributes", attributesStart);
+        if (!isArray) return;
+
+        r.Read(); // ArrayData
+        int count = r.ArrayLength;
+        RecordType item = (RecordType)((byte)r.ArrayItemType & 0xFE);
+        BinaryXmlPrimitives.IsArrayItemType(r.ArrayItemType, out int size);
+        Type type = ClrTypeOf(item);
+        ReadOnlySpan<byte> items = r.ValueSpan;
+        _arrayRemaining = count;
+        _arrayType = type;
+        for (int i = 0; i < count; i++)
+        {
+            if (i > 0) _pending.Enqueue(new Node(XmlNodeType.Element, depth, "", typeof(string), true));
+            _pending.Enqueue(new Node(XmlNodeType.Text, depth + 1, BinaryXmlText.FormatValue(item, items.Slice(i * size, size)), type, false));
+            _pending.Enqueue(new Node(XmlNodeType.EndElement, depth, "", typeof(string), false));
+        }
+    }
+
+    private Attr NextAttribute()
+    {
+        if (_attributeCount == _attributes.Count) _attributes.Add(new Attr());
+        return _attributes[_attributeCount++];
+    }
+
+    private void TrackXmlAttribute(Attr a, int depth)
+    {
+        string? lang = XmlLang;
+        XmlSpace space = XmlSpace;
+        if (a.LocalName == "lang") lang = a.Value;
+        else if (a.LocalName == "space") space = a.Value == "preserve" ? XmlSpace.Preserve : a.Value == "default" ? XmlSpace.Default : space;
+        else return;
+        _xmlScopes.Add((depth, lang, space));
+    }
+
+    private void PopXmlScope(int depth)
+    {
+        while (_xmlScopes.Count > 0 && _xmlScopes[^1].Depth >= depth) _xmlScopes.RemoveAt(_xmlScopes.Count - 1);
+    }
+
+    private void Emit(Node node)
+    {
+        switch (node.Type)
+        {
+            case XmlNodeType.Element:
+                // The next item of an array: same name and attributes.
+                _nodeType = XmlNodeType.Element;
+                _depth = node.Depth;
+                _value = "";
+                _valueType = typeof(string);
+                break;
+            case XmlNodeType.Text:
+                _arrayRemaining--;
+                _nodeType = XmlNodeType.Text;
+                _depth = node.Depth;
+                _value = node.Value;
+                _valueType = node.ValueType;
+                break;
+            default:
+                _nodeType = node.Type;
+                _depth = node.Depth;
+                _value = "";
+                _valueType = typeof(string);
+                break;
+        }
+    }
+
+    private void SetName(ref BinaryXmlReader r, XmlNodeType type, int depth)
+    {
+        _nodeType = type;
+        _depth = depth;
+        _prefix = Atomize(r.Prefix);
+        BinaryXmlName local = r.LocalName;
+        _localName = Atomize(local);
+        _localDictionary = local.DictionaryString;
+        BinaryXmlName ns = r.NamespaceUri;
+        _namespace = Atomize(ns);
+        _namespaceDictionary = ns.DictionaryString;
+    }
+
+    private void SetNode(XmlNodeType type, int depth, string prefix, string localName, string ns, string value, Type valueType)
+    {
+        _nodeType = type;
+        _depth = depth;
+        _prefix = prefix;
+        _localName = localName;
+        _namespace = ns;
+        _value = value;
+        _valueType = valueType;
+        _localDictionary = _namespaceDictionary = null;
+    }
+
+    /// <summary>Adds a name to the name table, counting its characters against MaxNameTableCharCount.</summary>
+    private string Atomize(BinaryXmlName name)
+    {
+        if (name.IsEmpty) return "";
+        string? s = name.DictionaryString?.Value;
+        if (s is not null)
+        {
+            return _nameTable.Get(s) ?? AddName(s);
+        }
+        ReadOnlySpan<byte> utf8 = name.Utf8;
+        if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
+        int n = Encoding.UTF8.GetChars(utf8, _chars);
+        return _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n));
+    }
+
+    private string AddName(string s)
+    {
+        _nameTableChars += s.Length;
+        if (_nameTableChars > _quotas.MaxNameTableCharCount)
+            throw new BinaryXmlException($"The maximum nametable character count quota ({_quotas.MaxNameTableCharCount}) has been exceeded while reading XML data", _state.BytesConsumed);
+        return _nameTable.Add(s);
+    }
+
+    private static Type ClrTypeOf(RecordType t) => t switch
+    {
+        RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => typeof(int),
+        RecordType.Int64Text => typeof(long),
+        RecordType.UInt64Text => typeof(ulong),
+        RecordType.FloatText => typeof(float),
+        RecordType.DoubleText => typeof(double),
+        RecordType.DecimalText => typeof(decimal),
+        RecordType.DateTimeText => typeof(DateTime),
+        RecordType.TimeSpanText => typeof(TimeSpan),
+        RecordType.UuidText => typeof(Guid),
+        RecordType.UniqueIdText => typeof(UniqueId),
+        RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => typeof(bool),
+        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => typeof(byte[]),
+        _ => typeof(string),
+    };
+
+    // ---- Content -----------------------------------------------------------------------------------------------
+
+    /// <summary>Reads text content as a string, enforcing MaxStringContentLength.</summary>
+    public override string ReadContentAsString()
+    {
+        string s = base.ReadContentAsString();
+        if (s.Length > _quotas.MaxStringContentLength)
+            throw new BinaryXmlException($"The maximum string content length quota ({_quotas.MaxStringContentLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+        return s;
+    }
+
+    /// <inheritdoc/>
+    public override string ReadElementContentAsString()
+    {
+        if (IsEmptyElement) { Read(); return ""; }
+        ReadStartElement();
+        string s = ReadContentAsString();
+        ReadEndElement();
+        return s;
+    }
+
+    /// <inheritdoc/>
+    public override bool CanReadBinaryContent => true;
+
+    /// <inheritdoc/>
+    public override bool CanReadValueChunk => false;
+
+    private byte[]? _binary;
+    private int _binaryPosition;
+
+    /// <summary>Reads base64 content (Bytes records or base64 text), enforcing MaxArrayLength.</summary>
+    public override int ReadContentAsBase64(byte[] buffer, int index, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        if (_binary is null)
+        {
+            var all = new ArrayBufferWriter<byte>();
+            while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute)
+            {
+                all.Write(Convert.FromBase64String(Value));
+                if (all.WrittenCount > _quotas.MaxArrayLength)
+                    throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+                if (NodeType == XmlNodeType.Attribute) break;
+                if (!Read()) break;
+            }
+            _binary = all.WrittenSpan.ToArray();
+            _binaryPosition = 0;
+        }
+        int n = Math.Min(count, _binary.Length - _binaryPosition);
+        _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
+        _binaryPosition += n;
+        if (n == 0) _binary = null;
+        return n;
+    }
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsBase64(byte[] buffer, int index, int count)
+    {
+        if (_binary is null)
+        {
+            if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAsBase64 method is not supported on node type {NodeType}.");
+            Read();
+        }
+        int n = ReadContentAsBase64(buffer, index, count);
+        if (n == 0 && NodeType == XmlNodeType.EndElement) Read();
+        return n;
+    }
+
+    // ---- Arrays ------------------------------------------------------------------------------------------------
+
+    /// <summary>Whether the reader is on an element that stands for the items of an Array record, and their type.</summary>
+    public override bool IsStartArray([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Type? type)
+    {
+        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayRemaining > 0 ? _arrayType : null;
+        return type is not null;
+    }
+
+    /// <inheritdoc/>
+    public override bool TryGetArrayLength(out int count)
+    {
+        count = IsStartArray(out _) ? _arrayRemaining : 0;
+        return count > 0;
+    }
+
+    /// <inheritdoc/>
+    public override int[] ReadInt32Array(string localName, string namespaceUri) => CheckArrayQuota(base.ReadInt32Array(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override int[] ReadInt32Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadInt32Array(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override long[] ReadInt64Array(string localName, string namespaceUri) => CheckArrayQuota(base.ReadInt64Array(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override long[] ReadInt64Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadInt64Array(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override short[] ReadInt16Array(string localName, string namespaceUri) => CheckArrayQuota(base.ReadInt16Array(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override short[] ReadInt16Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadInt16Array(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override bool[] ReadBooleanArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadBooleanArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override bool[] ReadBooleanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadBooleanArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override float[] ReadSingleArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadSingleArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override float[] ReadSingleArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadSingleArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override double[] ReadDoubleArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadDoubleArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override double[] ReadDoubleArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadDoubleArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override decimal[] ReadDecimalArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadDecimalArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override decimal[] ReadDecimalArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadDecimalArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override DateTime[] ReadDateTimeArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadDateTimeArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override DateTime[] ReadDateTimeArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadDateTimeArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override Guid[] ReadGuidArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadGuidArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override Guid[] ReadGuidArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadGuidArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override TimeSpan[] ReadTimeSpanArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadTimeSpanArray(localName, namespaceUri));
+
+    /// <inheritdoc/>
+    public override TimeSpan[] ReadTimeSpanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadTimeSpanArray(localName, namespaceUri));
+
+    private T[] CheckArrayQuota<T>(T[] array)
+    {
+        if (array.Length > _quotas.MaxArrayLength)
+            throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+        return array;
+    }
+
+    // ---- Lifetime ----------------------------------------------------------------------------------------------
+
+    /// <inheritdoc/>
+    public override void Close()
+    {
+        if (_readState == ReadState.Closed) return;
+        _readState = ReadState.Closed;
+        ReleaseState();
+        _pending.Clear();
+        OnXmlDictionaryReaderClose? onClose = _onClose;
+        _onClose = null;
+        onClose?.Invoke(this);
+    }
+}
