@@ -595,11 +595,32 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     /// <summary>Reads text content as a string, enforcing MaxStringContentLength.</summary>
     public override string ReadContentAsString()
     {
-        string s = base.ReadContentAsString();
-        if (s.Length > _quotas.MaxStringContentLength)
-            throw new BinaryXmlException($"The maximum string content length quota ({_quotas.MaxStringContentLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+        if (NodeType == XmlNodeType.Attribute) return CheckStringQuota(Value);
+        if (NodeType is not (XmlNodeType.Text or XmlNodeType.Comment or XmlNodeType.EndElement or XmlNodeType.None))
+            throw new InvalidOperationException($"The ReadContentAsString method is not supported on node type {NodeType}.");
+        string? single = null;
+        StringBuilder? sb = null;
+        while (NodeType is XmlNodeType.Text or XmlNodeType.Comment)
+        {
+            if (NodeType == XmlNodeType.Text)
+            {
+                if (single is null) single = Value;
+                else (sb ??= new StringBuilder(single)).Append(Value);
+                if ((sb?.Length ?? single.Length) > _quotas.MaxStringContentLength) ThrowStringQuota();
+            }
+            if (!Read()) break;
+        }
+        return sb?.ToString() ?? single ?? "";
+    }
+
+    private string CheckStringQuota(string s)
+    {
+        if (s.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
         return s;
     }
+
+    private void ThrowStringQuota()
+        => throw new BinaryXmlException($"The maximum string content length quota ({_quotas.MaxStringContentLength}) has been exceeded while reading XML data", _state.BytesConsumed);
 
     /// <inheritdoc/>
     public override string ReadElementContentAsString()
@@ -678,67 +699,80 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     }
 
     /// <inheritdoc/>
-    public override int[] ReadInt32Array(string localName, string namespaceUri) => CheckArrayQuota(base.ReadInt32Array(localName, namespaceUri));
+    public override int[] ReadInt32Array(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadInt32Array(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override int[] ReadInt32Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadInt32Array(localName, namespaceUri));
+    public override int[] ReadInt32Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadInt32Array(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override long[] ReadInt64Array(string localName, string namespaceUri) => CheckArrayQuota(base.ReadInt64Array(localName, namespaceUri));
+    public override long[] ReadInt64Array(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadInt64Array(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override long[] ReadInt64Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadInt64Array(localName, namespaceUri));
+    public override long[] ReadInt64Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadInt64Array(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override short[] ReadInt16Array(string localName, string namespaceUri) => CheckArrayQuota(base.ReadInt16Array(localName, namespaceUri));
+    public override short[] ReadInt16Array(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadInt16Array(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override short[] ReadInt16Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadInt16Array(localName, namespaceUri));
+    public override short[] ReadInt16Array(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadInt16Array(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override bool[] ReadBooleanArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadBooleanArray(localName, namespaceUri));
+    public override bool[] ReadBooleanArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadBooleanArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override bool[] ReadBooleanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadBooleanArray(localName, namespaceUri));
+    public override bool[] ReadBooleanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadBooleanArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override float[] ReadSingleArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadSingleArray(localName, namespaceUri));
+    public override float[] ReadSingleArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadSingleArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override float[] ReadSingleArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadSingleArray(localName, namespaceUri));
+    public override float[] ReadSingleArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadSingleArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override double[] ReadDoubleArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadDoubleArray(localName, namespaceUri));
+    public override double[] ReadDoubleArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadDoubleArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override double[] ReadDoubleArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadDoubleArray(localName, namespaceUri));
+    public override double[] ReadDoubleArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadDoubleArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override decimal[] ReadDecimalArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadDecimalArray(localName, namespaceUri));
+    public override decimal[] ReadDecimalArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadDecimalArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override decimal[] ReadDecimalArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadDecimalArray(localName, namespaceUri));
+    public override decimal[] ReadDecimalArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadDecimalArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override DateTime[] ReadDateTimeArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadDateTimeArray(localName, namespaceUri));
+    public override DateTime[] ReadDateTimeArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadDateTimeArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override DateTime[] ReadDateTimeArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadDateTimeArray(localName, namespaceUri));
+    public override DateTime[] ReadDateTimeArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadDateTimeArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override Guid[] ReadGuidArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadGuidArray(localName, namespaceUri));
+    public override Guid[] ReadGuidArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadGuidArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override Guid[] ReadGuidArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadGuidArray(localName, namespaceUri));
+    public override Guid[] ReadGuidArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadGuidArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override TimeSpan[] ReadTimeSpanArray(string localName, string namespaceUri) => CheckArrayQuota(base.ReadTimeSpanArray(localName, namespaceUri));
+    public override TimeSpan[] ReadTimeSpanArray(string localName, string namespaceUri) => CheckArrayQuota(() => base.ReadTimeSpanArray(localName, namespaceUri));
 
     /// <inheritdoc/>
-    public override TimeSpan[] ReadTimeSpanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(base.ReadTimeSpanArray(localName, namespaceUri));
+    public override TimeSpan[] ReadTimeSpanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadTimeSpanArray(localName, namespaceUri));
 
-    private T[] CheckArrayQuota<T>(T[] array)
+    /// <summary>
+    /// Reads a typed array through the base implementation (which reads the repeated elements) and holds it to
+    /// MaxArrayLength; the base class's own quota failure is reported as a <see cref="BinaryXmlException"/> too.
+    /// </summary>
+    private T[] CheckArrayQuota<T>(Func<T[]> read)
     {
+        T[] array;
+        try
+        {
+            array = read();
+        }
+        catch (XmlException e) when (e is not BinaryXmlException && e.Message.Contains("array length quota", StringComparison.Ordinal))
+        {
+            throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed, e);
+        }
         if (array.Length > _quotas.MaxArrayLength)
             throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
         return array;

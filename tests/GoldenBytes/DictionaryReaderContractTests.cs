@@ -1,0 +1,215 @@
+using System.Xml;
+using BinaryXml.Soap;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// Contract tests for the drop-in reader: the same theory runs against <c>XmlDictionaryReader.CreateBinaryReader</c>
+/// and <see cref="BinaryXmlDictionaryReader.Create(byte[], int, int, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?)"/>
+/// through a factory parameter.
+/// </summary>
+public sealed class DictionaryReaderContractTests
+{
+    public static TheoryData<string> Factories() => new(["in-box", "BinaryXml"]);
+
+    private static XmlDictionaryReader Create(string factory, byte[] data, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
+        => factory == "in-box"
+            ? XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, quotas ?? XmlDictionaryReaderQuotas.Max, session)
+            : BinaryXmlDictionaryReader.Create(data, 0, data.Length, dictionary, quotas ?? XmlDictionaryReaderQuotas.Max, session);
+
+    private static byte[] Doc(string calls)
+    {
+        (byte[] bytes, Exception? error) = WriterScript.RunInBox(WriterScript.Parse(calls), new ScriptContext());
+        Assert.Null(error);
+        return bytes;
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Typed_content_reads_convert_alike(string factory)
+    {
+        byte[] data = Doc("StartElement(null, \"r\", null); ElementString(null, \"s\", null, \"hello\"); StartElement(null, \"i\", null); Value(300); EndElement(); StartElement(null, \"l\", null); Value(9000000000L); EndElement(); "
+            + "StartElement(null, \"d\", null); Value(f64:3FD5555555555555); EndElement(); StartElement(null, \"f\", null); Value(f32:3F9E0652); EndElement(); StartElement(null, \"m\", null); Value(1.50M); EndElement(); "
+            + "StartElement(null, \"b\", null); Value(true); EndElement(); StartElement(null, \"t\", null); Value(dt:637970384960000000:Utc); EndElement(); StartElement(null, \"ts\", null); Value(ts:36000000000); EndElement(); "
+            + "StartElement(null, \"g\", null); Value(guid:00010203-0405-0607-0809-0a0b0c0d0e0f); EndElement(); StartElement(null, \"u\", null); Value(uid:\"urn:uuid:01234567-89ab-cdef-0123-456789abcdef\"); EndElement(); "
+            + "StartElement(null, \"x\", null); Base64(hex:0102030405); EndElement(); StartElement(null, \"n\", null); Value(256); EndElement(); EndElement()");
+        using XmlDictionaryReader r = Create(factory, data);
+        r.ReadStartElement("r");
+        Assert.Equal("hello", r.ReadElementContentAsString());
+        Assert.Equal(300, r.ReadElementContentAsInt());
+        Assert.Equal(9000000000L, r.ReadElementContentAsLong());
+        Assert.Equal(1 / 3.0, r.ReadElementContentAsDouble());
+        Assert.Equal(1.23456788f, r.ReadElementContentAsFloat());
+        Assert.Equal(1.50m, r.ReadElementContentAsDecimal());
+        Assert.True(r.ReadElementContentAsBoolean());
+        Assert.Equal(new DateTime(637970384960000000, DateTimeKind.Utc), r.ReadElementContentAsDateTime().ToUniversalTime());
+        Assert.Equal(TimeSpan.FromHours(1), r.ReadElementContentAsTimeSpan());
+        Assert.Equal(new Guid("00010203-0405-0607-0809-0a0b0c0d0e0f"), r.ReadElementContentAsGuid());
+        Assert.Equal("urn:uuid:01234567-89ab-cdef-0123-456789abcdef", r.ReadElementContentAsUniqueId().ToString());
+        Assert.Equal(new byte[] { 1, 2, 3, 4, 5 }, r.ReadElementContentAsBase64());
+        Assert.Equal(256.0, r.ReadElementContentAsDouble());
+        r.ReadEndElement();
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Attributes_navigate_alike(string factory)
+    {
+        byte[] data = Doc("StartElement(\"p\", \"a\", \"urn:p\"); AttributeString(null, \"x\", null, \"1\"); AttributeString(\"q\", \"y\", \"urn:q\", \"two\"); AttributeString(\"xml\", \"lang\", null, \"de\"); String(\"t\"); EndElement()");
+        using XmlDictionaryReader r = Create(factory, data);
+        Assert.True(r.IsStartElement("a", "urn:p"));
+        Assert.Equal(5, r.AttributeCount);
+        Assert.Equal("1", r.GetAttribute("x"));
+        Assert.Equal("two", r.GetAttribute("y", "urn:q"));
+        Assert.Equal("two", r.GetAttribute("q:y"));
+        Assert.Null(r.GetAttribute("nope"));
+        Assert.True(r.MoveToAttribute("y", "urn:q"));
+        Assert.Equal(("q", "y", "urn:q"), (r.Prefix, r.LocalName, r.NamespaceURI));
+        Assert.True(r.ReadAttributeValue());
+        Assert.Equal(XmlNodeType.Text, r.NodeType);
+        Assert.Equal("two", r.Value);
+        Assert.True(r.MoveToElement());
+        Assert.True(r.MoveToFirstAttribute());
+        int n = 1;
+        while (r.MoveToNextAttribute()) n++;
+        Assert.Equal(5, n);
+        r.MoveToElement();
+        Assert.Equal("urn:q", r.LookupNamespace("q"));
+        r.Read();
+        Assert.Equal("de", r.XmlLang);
+        Assert.Equal("t", r.Value);
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Dictionary_strings_are_reported_alike(string factory)
+    {
+        byte[] data = Hex.Parse("56 02 0B 01 73 04 56 0E 42 E0 06 AA E0 06 01 01 01"); // s:Envelope/s:Body/Value(dictionary text 0x360)
+        using XmlDictionaryReader r = Create(factory, data, NbfsDictionary.Instance);
+        r.Read();
+        Assert.True(r.TryGetLocalNameAsDictionaryString(out XmlDictionaryString? local));
+        Assert.Equal("Envelope", local!.Value);
+        Assert.True(r.TryGetNamespaceUriAsDictionaryString(out XmlDictionaryString? ns));
+        Assert.Equal("http://www.w3.org/2003/05/soap-envelope", ns!.Value);
+        NbfsDictionary.Instance.TryLookup("Envelope", out XmlDictionaryString? envelope);
+        Assert.True(r.IsLocalName(envelope!));
+        Assert.True(r.IsNamespaceUri(ns));
+        Assert.True(r.IsStartElement(envelope!, ns));
+        r.Read();
+        r.Read();
+        r.Read();
+        Assert.Equal(XmlNodeType.Text, r.NodeType);
+        Assert.True(r.TryGetValueAsDictionaryString(out XmlDictionaryString? value));
+        Assert.Equal(NbfsDictionary.Instance.GetByWireId(0x360).Value, value!.Value);
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Arrays_read_alike(string factory)
+    {
+        byte[] data = Doc("StartElement(null, \"r\", null); Array(null, \"i\", null, int[1, 2, 3, 4, 5]); Array(null, \"d\", null, double[f64:3FF8000000000000, f64:4004000000000000]); Array(null, \"g\", null, guid[guid:00010203-0405-0607-0809-0a0b0c0d0e0f]); EndElement()");
+        using XmlDictionaryReader r = Create(factory, data);
+        r.ReadStartElement("r");
+        Assert.True(r.IsStartArray(out Type? type));
+        Assert.Equal(typeof(int), type);
+        int[] buffer = new int[3];
+        Assert.Equal(3, r.ReadArray("i", "", buffer, 0, 3));
+        Assert.Equal([1, 2, 3], buffer);
+        Assert.Equal(2, r.ReadArray("i", "", buffer, 0, 3));
+        Assert.Equal([1.5, 2.5], r.ReadDoubleArray("d", ""));
+        Assert.Equal([new Guid("00010203-0405-0607-0809-0a0b0c0d0e0f")], r.ReadGuidArray("g", ""));
+        r.ReadEndElement();
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Whitespace_is_always_a_text_node(string factory)
+    {
+        byte[] data = Hex.Parse("98 02 20 20 40 01 61 05 03 78 6D 6C 05 73 70 61 63 65 98 08 70 72 65 73 65 72 76 65 98 01 20 01 98 01 0A");
+        using XmlDictionaryReader r = Create(factory, data);
+        var types = new List<XmlNodeType>();
+        while (r.Read()) types.Add(r.NodeType);
+        Assert.Equal([XmlNodeType.Text, XmlNodeType.Element, XmlNodeType.Text, XmlNodeType.EndElement, XmlNodeType.Text], types);
+    }
+
+    private static Exception? Outcome(string factory, byte[] data, XmlDictionaryReaderQuotas quotas, Action<XmlDictionaryReader> read)
+    {
+        try
+        {
+            using XmlDictionaryReader r = Create(factory, data, null, quotas);
+            read(r);
+            return null;
+        }
+        catch (Exception e)
+        {
+            return e;
+        }
+    }
+
+    [Fact]
+    public void Quotas_are_enforced_including_the_two_the_in_box_reader_skips()
+    {
+        static void ReadAll(XmlDictionaryReader r) { while (r.Read()) { } }
+        byte[] deep = Doc(string.Concat(Enumerable.Repeat("StartElement(null, \"a\", null); ", 5)) + string.Concat(Enumerable.Repeat("EndElement(); ", 5)));
+        var depth = new XmlDictionaryReaderQuotas { MaxDepth = 4 };
+        Assert.IsAssignableFrom<XmlException>(Outcome("in-box", deep, depth, ReadAll));
+        Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", deep, depth, ReadAll));
+
+        byte[] text = Doc("ElementString(null, \"a\", null, \"x\"*200)");
+        var strings = new XmlDictionaryReaderQuotas { MaxStringContentLength = 100 };
+        Action<XmlDictionaryReader> readString = r => { r.Read(); r.ReadElementContentAsString(); };
+        Assert.IsAssignableFrom<XmlException>(Outcome("in-box", text, strings, readString));
+        Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", text, strings, readString));
+
+        byte[] bytes = Doc("StartElement(null, \"a\", null); Base64(hex:01*300); EndElement()");
+        var arrays = new XmlDictionaryReaderQuotas { MaxArrayLength = 100 };
+        Action<XmlDictionaryReader> readBytes = r => { r.Read(); r.ReadElementContentAsBase64(); };
+        Assert.IsAssignableFrom<XmlException>(Outcome("in-box", bytes, arrays, readBytes));
+        Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", bytes, arrays, readBytes));
+
+        byte[] attributes = Doc("StartElement(null, \"a\", null); AttributeString(null, \"x\", null, \"v\"*300); EndElement()");
+        var perRead = new XmlDictionaryReaderQuotas { MaxBytesPerRead = 100 };
+        Assert.IsAssignableFrom<XmlException>(Outcome("in-box", attributes, perRead, ReadAll));
+        Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", attributes, perRead, ReadAll));
+
+        // MaxArrayLength on typed array reads: the reference notes say .NET skips it, but the in-box reader on .NET 10
+        // enforces it (the oracle wins); both throw.
+        byte[] array = Doc("StartElement(null, \"r\", null); Array(null, \"i\", null, int[" + string.Join(", ", Enumerable.Range(0, 200)) + "]); EndElement()");
+        Action<XmlDictionaryReader> readArray = r => { r.ReadStartElement("r"); r.ReadInt32Array("i", ""); };
+        Assert.IsAssignableFrom<XmlException>(Outcome("in-box", array, arrays, readArray));
+        Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", array, arrays, readArray));
+        // MaxNameTableCharCount: the in-box reader does not enforce it; ours does.
+        byte[] names = Doc("StartElement(null, \"r\", null); " + string.Concat(Enumerable.Range(0, 50).Select(i => $"StartElement(null, \"name{i:D4}\", null); EndElement(); ")) + "EndElement()");
+        var nameTable = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 100 };
+        Assert.Null(Outcome("in-box", names, nameTable, ReadAll));
+        Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", names, nameTable, ReadAll));
+    }
+
+    [Fact]
+    public void Malformed_input_throws_BinaryXmlException_where_the_in_box_reader_throws_XmlException()
+    {
+        foreach (string hex in new[] { "40 01 61", "40 01 61 A6 01", "01", "40 01 61 B6 03 61 00 62 01", "03 40 01 61 01 8D 00" })
+        {
+            byte[] data = Hex.Parse(hex);
+            static void ReadAll(XmlDictionaryReader r) { while (r.Read()) { } }
+            Assert.IsAssignableFrom<XmlException>(Outcome("in-box", data, XmlDictionaryReaderQuotas.Max, ReadAll));
+            Assert.IsType<BinaryXmlException>(Outcome("BinaryXml", data, XmlDictionaryReaderQuotas.Max, ReadAll));
+        }
+    }
+
+    [Fact]
+    public void SetInput_and_stream_creation_reuse_the_reader()
+    {
+        var reader = BinaryXmlDictionaryReader.Create(Hex.Parse("40 01 61 83"), 0, 4, null, XmlDictionaryReaderQuotas.Max);
+        Assert.Equal(1, reader.ReadElementContentAsInt());
+        bool closed = false;
+        ((IXmlBinaryReaderInitializer)reader).SetInput(new MemoryStream(Hex.Parse("40 01 62 99 01 78")), null, XmlDictionaryReaderQuotas.Max, null, _ => closed = true);
+        Assert.Equal("x", reader.ReadElementContentAsString());
+        reader.Close();
+        Assert.True(closed);
+        Assert.Equal(ReadState.Closed, reader.ReadState);
+        using var fromStream = BinaryXmlDictionaryReader.Create(new MemoryStream(Hex.Parse("40 01 63 85")), null, XmlDictionaryReaderQuotas.Max);
+        Assert.False(fromStream.ReadElementContentAsBoolean());
+    }
+}
