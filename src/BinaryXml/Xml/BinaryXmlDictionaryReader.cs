@@ -636,7 +636,61 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     public override bool CanReadBinaryContent => true;
 
     /// <inheritdoc/>
-    public override bool CanReadValueChunk => false;
+    public override bool CanReadValueChunk => true;
+
+    private int _valueChunkPosition;
+    private object? _valueChunkOwner;
+
+    private byte[]? _valueBytes;
+    private int _valueBytesPosition;
+    private object? _valueBytesOwner;
+
+    /// <summary>Reads the current value's bytes (a Bytes record, or base64 text) in pieces.</summary>
+    public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
+        string value = Value;
+        if (!ReferenceEquals(_valueBytesOwner, value))
+        {
+            _valueBytesOwner = value;
+            _valueBytesPosition = 0;
+            try
+            {
+                _valueBytes = Convert.FromBase64String(value);
+            }
+            catch (FormatException e)
+            {
+                throw new BinaryXmlException("The value is not base64", _state.BytesConsumed, e);
+            }
+        }
+        int n = Math.Min(count, _valueBytes!.Length - _valueBytesPosition);
+        _valueBytes.AsSpan(_valueBytesPosition, n).CopyTo(buffer.AsSpan(offset));
+        _valueBytesPosition += n;
+        return n;
+    }
+
+    /// <summary>Reads the current value in pieces; a piece never ends between the two halves of a surrogate pair.</summary>
+    public override int ReadValueChunk(char[] buffer, int index, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        string value = Value;
+        if (!ReferenceEquals(_valueChunkOwner, value))
+        {
+            _valueChunkOwner = value;
+            _valueChunkPosition = 0;
+        }
+        int n = Math.Min(count, value.Length - _valueChunkPosition);
+        if (n > 1 && n < value.Length - _valueChunkPosition && char.IsHighSurrogate(value[_valueChunkPosition + n - 1])) n--;
+        value.CopyTo(_valueChunkPosition, buffer, index, n);
+        _valueChunkPosition += n;
+        return n;
+    }
 
     private byte[]? _binary;
     private int _binaryPosition;
