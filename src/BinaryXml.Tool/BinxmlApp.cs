@@ -129,7 +129,7 @@ public static class BinxmlApp
                         dumper.DumpNmf(data);
                         break;
                     case MessageFormat.Msbinsession1:
-                        session ??= new BinaryMessageDecoder(session: true, dictionary: XmlEncoder.DictionaryFor(f, dictionary));
+                        session ??= new BinaryMessageDecoder(session: true, dictionary: XmlEncoder.DictionaryFor(f, dictionary), readerOptions: Decoding.Options);
                         dumper.DumpSessionMessage(data, session, 0);
                         break;
                     default:

@@ -16,6 +16,9 @@ internal sealed record DecodedMessage(int Offset, string Xml);
 /// </summary>
 internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
 {
+    /// <summary>A debugging tool reads captures whole: no content quotas (lengths are still checked against the input).</summary>
+    internal static readonly BinaryXmlReaderOptions Options = BinaryXmlReaderOptions.Trusted;
+
     private BinaryMessageDecoder? _session;
 
     public string? Detected { get; private set; }
@@ -41,13 +44,13 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
         switch (f)
         {
             case MessageFormat.Nbfx:
-                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session))];
+                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session, Options))];
             case MessageFormat.Msbin1:
-                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary))];
+                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary, options: Options))];
             case MessageFormat.Msbinsession1:
                 return [new DecodedMessage(0, SessionDecoder.ToXml(data))];
             case MessageFormat.Nmf:
-                return NmfDecoder.Decode(data, out _, out _).Select(e => new DecodedMessage(e.Offset, e.Xml)).ToList();
+                return NmfDecoder.Decode(data, out _, out _, readerOptions: Options).Select(e => new DecodedMessage(e.Offset, e.Xml)).ToList();
             default:
                 throw new InvalidOperationException();
         }
@@ -56,7 +59,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
     private IXmlDictionary StaticDictionary => (IXmlDictionary?)dictionary ?? NbfsDictionary.Instance;
 
     /// <summary>One session for all inputs (decompression happens before).</summary>
-    private BinaryMessageDecoder SessionDecoder => _session ??= new BinaryMessageDecoder(session: true, dictionary: StaticDictionary);
+    private BinaryMessageDecoder SessionDecoder => _session ??= new BinaryMessageDecoder(session: true, dictionary: StaticDictionary, readerOptions: Options);
 
     /// <summary>Works out the format of an input, decompressing it if it is compressed.</summary>
     public (MessageFormat Format, MessageCompression Compression, byte[] Data) Detect(byte[] data)
@@ -114,7 +117,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
             var trial = new XmlBinaryReaderSession();
             int id = 0;
             foreach (string s in (_session?.SessionStrings ?? []).Concat(added)) trial.Add(id++, s);
-            BinaryXmlText.ToXml(data.AsSpan(size), StaticDictionary, trial);
+            BinaryXmlText.ToXml(data.AsSpan(size), StaticDictionary, trial, Options);
             return true;
         }
         catch (BinaryXmlException)
@@ -127,7 +130,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
     {
         try
         {
-            BinaryXmlText.ToXml(data, StaticDictionary);
+            BinaryXmlText.ToXml(data, StaticDictionary, options: Options);
             return true;
         }
         catch (BinaryXmlException)

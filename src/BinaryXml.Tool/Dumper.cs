@@ -17,7 +17,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
     public void DumpDocument(ReadOnlySpan<byte> doc, int baseOffset, XmlBinaryReaderSession? session)
     {
         var entries = new List<(int Offset, string Value)>();
-        var reader = new BinaryXmlReader(doc, dictionary, session, new BinaryXmlReaderOptions { RequireBoundPrefixes = false, MaxDepth = 4096 });
+        var reader = new BinaryXmlReader(doc, dictionary, session, new BinaryXmlReaderOptions { RequireBoundPrefixes = false, MaxDepth = int.MaxValue, MaxStringContentLength = int.MaxValue, MaxArrayLength = int.MaxValue, MaxBytesPerRead = int.MaxValue });
         try
         {
             while (reader.Read())
@@ -102,14 +102,14 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
             {
                 decoder = reader.KnownEncoding switch
                 {
-                    NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false),
-                    NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true),
+                    NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false, readerOptions: Decoding.Options),
+                    NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true, readerOptions: Decoding.Options),
                     _ => null,
                 };
             }
             if (reader.RecordType is NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope)
             {
-                decoder ??= new BinaryMessageDecoder(session: true);
+                decoder ??= new BinaryMessageDecoder(session: true, readerOptions: Decoding.Options);
                 if (decoder.IsSession) DumpSessionMessage(reader.Envelope, decoder, reader.PayloadOffset);
                 else DumpDocument(decoder.ReadDocument(reader.Envelope), reader.PayloadOffset, null);
             }

@@ -121,6 +121,34 @@ public sealed class ReaderValidationTests
         ReadAll(nested(200_000), options: new BinaryXmlReaderOptions { MaxDepth = int.MaxValue });
     }
 
+    [Theory]
+    [InlineData("string", "40 01 61 9A 01 20 {x8192} 78 01", "MaxStringContentLength")]
+    [InlineData("unicode string", "40 01 61 B8 02 40 {u8193} 01", "MaxStringContentLength")]
+    [InlineData("comment", "02 81 40 {x8193}", "MaxStringContentLength")]
+    [InlineData("bytes", "40 01 61 A0 01 40 {x16385} 01", "MaxArrayLength")]
+    [InlineData("array", "03 40 01 61 01 B5 81 80 01 {x16385}", "MaxArrayLength")]
+    [InlineData("attributes", "40 01 61 04 01 78 9A 00 10 {x4096} 01", "MaxBytesPerRead")]
+    public void Quotas_are_enforced_with_their_names_and_lifted_by_Trusted(string what, string template, string quota)
+    {
+        string hex = template.Replace("{x8192}", string.Join(" ", Enumerable.Repeat("78", 8192)))
+            .Replace("{x8193}", string.Join(" ", Enumerable.Repeat("78", 8193)))
+            .Replace("{u8193}", string.Join(" ", Enumerable.Repeat("79 00", 8193)))
+            .Replace("{x16385}", string.Join(" ", Enumerable.Repeat("01", 16385)))
+            .Replace("{x4096}", string.Join(" ", Enumerable.Repeat("78", 4096)));
+        byte[] data = Hex.Parse(hex);
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data));
+        Assert.Contains(quota, e.Message);
+        ReadAll(data, options: BinaryXmlReaderOptions.Trusted);
+        _ = what;
+    }
+
+    [Fact]
+    public void Quotas_allow_exactly_their_limit()
+    {
+        ReadAll(Hex.Parse("40 01 61 9A 00 60 " + string.Join(" ", Enumerable.Repeat("E6 97 A5", 8192)) + " 01")); // 8,192 chars in 24,576 bytes
+        ReadAll(Hex.Parse("03 40 01 61 01 B5 80 80 01 " + string.Join(" ", Enumerable.Repeat("01", 16384))));
+    }
+
     [Fact]
     public void Lenient_where_the_in_box_reader_is_lenient()
     {

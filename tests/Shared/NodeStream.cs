@@ -70,7 +70,7 @@ public static class NodeStream
     public static List<string> FromNative(byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
     {
         var lines = new List<string>();
-        var r = new BinaryXmlReader(data, dictionary, session, new BinaryXmlReaderOptions { MaxDepth = int.MaxValue });
+        var r = new BinaryXmlReader(data, dictionary, session, BinaryXmlReaderOptions.Trusted);
         try
         {
             int elementDepth = 0;

@@ -61,10 +61,15 @@ public ref partial struct BinaryXmlReader
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
                 if (!Utf8.IsValid(payload)) Fail($"{RecordTypes.GetName(type)} holds invalid UTF-8", p);
+                CheckStringQuota(payload, utf16: false, start);
                 break;
             case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
                 if ((length & 1) != 0) Fail($"{RecordTypes.GetName(type)} has an odd byte length ({length})", start);
                 if (!IsValidUtf16(payload)) Fail($"{RecordTypes.GetName(type)} holds a lone surrogate", p);
+                CheckStringQuota(payload, utf16: true, start);
+                break;
+            case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
+                if (length > _s._maxArrayLength) Fail($"{RecordTypes.GetName(type)} holds {length} bytes, more than the MaxArrayLength quota ({_s._maxArrayLength})", start);
                 break;
         }
         payloadStart = p;

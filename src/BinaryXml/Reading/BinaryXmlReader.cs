@@ -40,6 +40,9 @@ public ref partial struct BinaryXmlReader
         _s._session = session;
         options ??= BinaryXmlReaderOptions.Default;
         _s._maxDepth = options.MaxDepth;
+        _s._maxStringContentLength = options.MaxStringContentLength;
+        _s._maxArrayLength = options.MaxArrayLength;
+        _s._maxBytesPerRead = options.MaxBytesPerRead;
         _s._requireBoundPrefixes = options.RequireBoundPrefixes;
     }
 
@@ -155,6 +158,7 @@ public ref partial struct BinaryXmlReader
             case RecordFamily.Comment:
             {
                 _s._localName = ReadInlineString(start + 1, out _s._pos, "comment");
+                CheckStringQuota(_data.Slice(_s._localName.Offset, _s._localName.Length), utf16: false, start);
                 _s._tokenType = BinaryXmlTokenType.Comment;
                 _s._tokenDepth = _s._depth;
                 _s._valueStart = _s._localName.Offset;
@@ -323,7 +327,10 @@ public ref partial struct BinaryXmlReader
         if (_s._depth == 0 && _s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
         PushScope(start);
+        int attributesStart = p;
         p = ScanAttributes(p);
+        if (p - attributesStart > _s._maxBytesPerRead)
+            Fail($"The attributes of this start tag take {p - attributesStart} bytes, more than the MaxBytesPerRead quota ({_s._maxBytesPerRead})", attributesStart);
         ValidateStartTag(start, prefix);
         _s._pos = p;
         _s._prefix = prefix;
@@ -586,6 +593,7 @@ public ref partial struct BinaryXmlReader
             Fail("The Array record's count or items run past the end of the input", at + 1);
         }
         // .NET's reader accepts a top-level array of several items as one root.
+        if (count > _s._maxArrayLength) Fail($"The Array record has {count} items, more than the MaxArrayLength quota ({_s._maxArrayLength})", afterAttributes + 1);
         BinaryXmlPrimitives.IsArrayItemType(itemType, out int itemSize);
         _s._arrayItemType = (byte)itemType;
         _s._arrayCount = count;
@@ -637,6 +645,15 @@ public ref partial struct BinaryXmlReader
     }
 
     // ---- Field parsing ---------------------------------------------------------------------------------------
+
+    /// <summary>MaxStringContentLength, in characters: counted only when the byte length could exceed it.</summary>
+    private readonly void CheckStringQuota(ReadOnlySpan<byte> payload, bool utf16, int offset)
+    {
+        int quota = _s._maxStringContentLength;
+        if (payload.Length <= quota) return;
+        int chars = utf16 ? payload.Length / 2 : Encoding.UTF8.GetCharCount(payload);
+        if (chars > quota) Fail($"The text has {chars} characters, more than the MaxStringContentLength quota ({quota})", offset);
+    }
 
     private readonly NameRef ReadInlineString(int p, out int next, string what)
     {

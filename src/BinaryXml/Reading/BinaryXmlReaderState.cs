@@ -13,6 +13,9 @@ public struct BinaryXmlReaderState
     internal IXmlDictionary? _dictionary;
     internal XmlBinaryReaderSession? _session;
     internal int _maxDepth;
+    internal int _maxStringContentLength;
+    internal int _maxArrayLength;
+    internal int _maxBytesPerRead;
     internal bool _requireBoundPrefixes;
     internal int _pos;
 

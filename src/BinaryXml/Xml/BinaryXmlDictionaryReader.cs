@@ -101,7 +101,15 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         _count = count;
         quotas.CopyTo(_quotas);
         _onClose = onClose;
-        var options = new BinaryXmlReaderOptions { MaxDepth = _quotas.MaxDepth };
+        // As in .NET, string and array quotas apply to ReadContentAs* and array reads, not to reading Value; the
+        // native reader enforces depth and the attribute bytes of a start tag.
+        var options = new BinaryXmlReaderOptions
+        {
+            MaxDepth = _quotas.MaxDepth,
+            MaxBytesPerRead = _quotas.MaxBytesPerRead,
+            MaxStringContentLength = int.MaxValue,
+            MaxArrayLength = int.MaxValue,
+        };
         _state = new BinaryXmlReader(Data, dictionary, session, options).CurrentState;
         _readState = ReadState.Initial;
         _nameTable = new NameTable();
@@ -418,12 +426,10 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         SetName(ref r, XmlNodeType.Element, depth);
         _value = "";
         _valueType = typeof(string);
-        int attributesStart = -1;
         _attributeCount = 0;
         while (r.NextIsAttribute)
         {
             r.Read();
-            if (attributesStart < 0) attributesStart = r.TokenStartIndex;
             Attr a = NextAttribute();
             if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
             {
@@ -457,8 +463,6 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
             }
             if (a.Prefix == "xml") TrackXmlAttribute(a, depth);
         }
-        if (attributesStart >= 0 && r.BytesConsumed - attributesStart > _quotas.MaxBytesPerRead)
-            throw new BinaryXmlException($"The 'maximum bytes per Read operation' quota ({_quotas.MaxBytesPerRead}) has been exceeded by a start tag's attributes", attributesStart);
         if (!isArray) return;
 
         r.Read(); // ArrayData

@@ -15,7 +15,7 @@ public static class NmfDecoder
 {
     /// <summary>Decodes every envelope.</summary>
     /// <exception cref="BinaryXmlException">The framing or a message is malformed; offsets are stream offsets.</exception>
-    public static List<NmfEnvelope> Decode(ReadOnlySpan<byte> stream, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048)
+    public static List<NmfEnvelope> Decode(ReadOnlySpan<byte> stream, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null)
     {
         var reader = new NmfReader(stream);
         var envelopes = new List<NmfEnvelope>();
@@ -35,15 +35,15 @@ public static class NmfDecoder
                     encodingSeen = true;
                     decoder = encoding switch
                     {
-                        NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false),
-                        NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize),
+                        NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false, readerOptions: readerOptions),
+                        NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
                         _ => null,
                     };
                     break;
                 case NmfRecordType.ExtensibleEncoding:
                     encodingSeen = true;
                     decoder = BinaryMessageContentType.TryParse(reader.Text, out bool session, out MessageCompression compression)
-                        ? new BinaryMessageDecoder(session, compression, maxSessionSize) : null;
+                        ? new BinaryMessageDecoder(session, compression, maxSessionSize, readerOptions: readerOptions) : null;
                     break;
                 case NmfRecordType.Fault:
                     throw new BinaryXmlException($"The stream carries an MC-NMF fault: {reader.Text}", reader.RecordOffset);
@@ -53,7 +53,7 @@ public static class NmfDecoder
                     // A reply direction has no preamble (only PreambleAck): assume msbinsession1, net.tcp's default.
                     if (!encodingSeen)
                     {
-                        decoder = new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize);
+                        decoder = new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions);
                         encodingSeen = true;
                     }
                     ReadOnlySpan<byte> message = reader.Envelope;
