@@ -166,7 +166,7 @@ public static class NodeStream
     private static string ArrayItem(ref BinaryXmlReader r, int index)
     {
         BinaryXmlPrimitives.IsArrayItemType(r.ArrayItemType, out int size);
-        return TextFormatting.Format((RecordType)((byte)r.ArrayItemType & 0xFE), r.ValueSpan.Slice(index * size, size))!;
+        return BinaryXmlText.FormatValue((RecordType)((byte)r.ArrayItemType & 0xFE), r.ValueSpan.Slice(index * size, size));
     }
 
     private static Type ArrayItemType(RecordType t) => ValueTypeOf((RecordType)((byte)t & 0xFE));

@@ -1,0 +1,193 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Security.Cryptography;
+
+namespace BinaryXml.Fuzz;
+
+/// <summary>
+/// A self-contained, feedback-driven mutational fuzzer for every BinaryXml decoder.
+/// <c>dotnet run --project fuzz -c Release -- [--target all|native|adapter|session|nmf|renderer|tool] [--seconds 60] [--seed N] [--save-corpus DIR]</c>
+/// </summary>
+internal static class Program
+{
+    private static int Main(string[] args)
+    {
+        var options = Options.Parse(args);
+        string root = FindRoot();
+        List<byte[]> seeds = Seeds.Load(root);
+        Console.WriteLine($"binxml fuzz: {seeds.Count} seeds, seed {options.Seed}, {options.Seconds} s, targets {string.Join(",", options.Targets.Select(t => t.Name))}");
+        int findings = 0;
+        double perTarget = options.Seconds / (double)options.Targets.Length;
+        foreach (Target target in options.Targets)
+        {
+            var campaign = new Campaign(target, seeds, options.Seed, Path.Combine(root, "fuzz", "findings"), options.MaxLength);
+            campaign.Run(TimeSpan.FromSeconds(perTarget));
+            Console.WriteLine(campaign.Report());
+            findings += campaign.Findings;
+            if (options.SaveCorpus is not null) campaign.SaveCorpus(Path.Combine(options.SaveCorpus, target.Name));
+        }
+        Console.WriteLine(findings == 0 ? "fuzz: no findings" : $"fuzz: {findings} finding(s) written to fuzz/findings");
+        return findings == 0 ? 0 : 1;
+    }
+
+    private static string FindRoot()
+    {
+        foreach (string start in new[] { Directory.GetCurrentDirectory(), AppContext.BaseDirectory })
+        {
+            for (DirectoryInfo? d = new(start); d is not null; d = d.Parent)
+            {
+                if (File.Exists(Path.Combine(d.FullName, "BinaryXml.sln"))) return d.FullName;
+            }
+        }
+        throw new InvalidOperationException("Run from inside the repository (BinaryXml.sln not found).");
+    }
+}
+
+internal sealed record Options(Target[] Targets, double Seconds, int Seed, string? SaveCorpus, int MaxLength)
+{
+    public static Options Parse(string[] args)
+    {
+        string target = "all";
+        double seconds = 60;
+        int seed = 20261121, maxLength = 1 << 16;
+        string? save = null;
+        for (int i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--target": target = args[++i]; break;
+                case "--seconds": seconds = double.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--seed": seed = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--save-corpus": save = args[++i]; break;
+                case "--max-length": maxLength = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                default: throw new ArgumentException("Unknown option " + args[i]);
+            }
+        }
+        Target[] targets = target == "all" ? BinaryXml.Fuzz.Targets.All : BinaryXml.Fuzz.Targets.All.Where(t => t.Name == target).ToArray();
+        if (targets.Length == 0) throw new ArgumentException($"Unknown target {target}; one of: all, {string.Join(", ", BinaryXml.Fuzz.Targets.All.Select(t => t.Name))}");
+        return new Options(targets, seconds, seed, save, maxLength);
+    }
+}
+
+/// <summary>The seed corpus: every spec fixture document, in-box golden file and sample, and the regression corpus.</summary>
+internal static class Seeds
+{
+    public static List<byte[]> Load(string root)
+    {
+        var seeds = new List<byte[]>();
+        foreach (string line in File.ReadAllLines(Path.Combine(root, "tests", "GoldenBytes", "Fixtures", "spec-fixtures.tsv")))
+        {
+            if (line.StartsWith('#')) continue;
+            string[] c = line.Split('\t');
+            if (c.Length > 2) seeds.Add(Convert.FromHexString(c[2].Replace(" ", "", StringComparison.Ordinal)));
+        }
+        foreach (string line in File.ReadAllLines(Path.Combine(root, "tests", "GoldenBytes", "InBox", "golden.txt")))
+        {
+            if (line.StartsWith("-> ", StringComparison.Ordinal)) seeds.Add(Convert.FromHexString(line[3..].Replace(" ", "", StringComparison.Ordinal)));
+        }
+        foreach (string dir in new[] { "samples", Path.Combine("fuzz", "corpus") })
+        {
+            string path = Path.Combine(root, dir);
+            if (!Directory.Exists(path)) continue;
+            foreach (string file in Directory.EnumerateFiles(path, "*.bin", SearchOption.AllDirectories).Order(StringComparer.Ordinal)) seeds.Add(File.ReadAllBytes(file));
+        }
+        return seeds.Where(s => s.Length > 0).ToList();
+    }
+}
+
+/// <summary>One target's campaign: mutate, run under the oracles, keep inputs that show new behaviour.</summary>
+internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, string findingsDir, int maxLength)
+{
+    private const long AllocationPerByte = 256, AllocationConstant = 8 << 20;
+    private static readonly TimeSpan s_timeBudget = TimeSpan.FromSeconds(2);
+    private readonly Random _random = new(seed ^ target.Name.GetHashCode(StringComparison.Ordinal) & 0x7FFFFFFF ^ StableHash(target.Name));
+    private readonly List<byte[]> _corpus = [.. seeds];
+    private readonly HashSet<long> _signatures = [];
+    private readonly Dictionary<string, int> _leniencies = [];
+    private long _executions, _accepted;
+    private int _findings;
+
+    public int Findings => _findings;
+
+    private static int StableHash(string s)
+    {
+        int h = 17;
+        foreach (char c in s) h = h * 31 + c;
+        return h;
+    }
+
+    public void Run(TimeSpan duration)
+    {
+        foreach (byte[] s in seeds) Execute(s);
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < duration)
+        {
+            byte[] input = Mutator.Mutate(_corpus[_random.Next(_corpus.Count)], _corpus, _random, maxLength);
+            Execute(input);
+        }
+    }
+
+    private void Execute(byte[] input)
+    {
+        _executions++;
+        Exception? error = null;
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var clock = Stopwatch.StartNew();
+        using (Watchdog.Arm(input, target.Name, findingsDir))
+        {
+            try
+            {
+                target.Run(input);
+                _accepted++;
+            }
+            catch (Exception e)
+            {
+                error = e;
+            }
+        }
+        clock.Stop();
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        if (error is not null and not BinaryXmlException) Finding("crash", input, error.GetType().Name + ": " + error.Message + "\n" + error.StackTrace);
+        if (clock.Elapsed > s_timeBudget) Finding("slow", input, $"{clock.ElapsedMilliseconds} ms");
+        if (allocated > AllocationPerByte * input.Length + AllocationConstant) Finding("alloc", input, $"{allocated} bytes for {input.Length}");
+        if (target.Name == "adapter") Differential(input);
+        if (Signature.Add(_signatures, input, error) && _corpus.Count < 20000) _corpus.Add(input);
+    }
+
+    /// <summary>Where the in-box reader accepts an input, ours must read the same node stream; rejections must agree or be a documented leniency.</summary>
+    private void Differential(byte[] input)
+    {
+        (List<string>? theirs, Exception? theirError) = Targets.InBox(input);
+        (List<string>? ours, Exception? ourError) = Targets.Ours(input);
+        if (theirs is not null && ours is not null)
+        {
+            if (!theirs.SequenceEqual(ours)) Finding("differential", input, "node streams differ");
+            return;
+        }
+        if (theirs is null && ours is null) return;
+        string? leniency = Leniency.Classify(theirError, ourError);
+        if (leniency is null) Finding("differential", input, $"in-box: {theirError?.Message ?? "accepted"} / ours: {ourError?.Message ?? "accepted"}");
+        else _leniencies[leniency] = _leniencies.GetValueOrDefault(leniency) + 1;
+    }
+
+    private void Finding(string kind, byte[] input, string detail)
+    {
+        _findings++;
+        Directory.CreateDirectory(findingsDir);
+        string name = $"{target.Name}-{kind}-{Convert.ToHexString(SHA256.HashData(input))[..12].ToLowerInvariant()}.bin";
+        File.WriteAllBytes(Path.Combine(findingsDir, name), input);
+        Console.WriteLine($"FINDING {target.Name} {kind}: {name}: {detail.Split('\n')[0]}");
+    }
+
+    public string Report()
+    {
+        string leniencies = _leniencies.Count == 0 ? "" : " leniencies: " + string.Join(", ", _leniencies.OrderBy(k => k.Key, StringComparer.Ordinal).Select(k => $"{k.Key}={k.Value}"));
+        return $"{target.Name,-9} executions {_executions,9:N0}  accepted {_accepted,7:N0}  corpus {_corpus.Count,6:N0}  signatures {_signatures.Count,6:N0}  findings {_findings}{leniencies}";
+    }
+
+    public void SaveCorpus(string dir)
+    {
+        Directory.CreateDirectory(dir);
+        foreach (byte[] input in _corpus.Skip(seeds.Count)) File.WriteAllBytes(Path.Combine(dir, Convert.ToHexString(SHA256.HashData(input))[..16] + ".bin"), input);
+    }
+}

@@ -1,0 +1,152 @@
+using System.Xml;
+using BinaryXml.Soap;
+using BinaryXml.Soap.Nmf;
+using BinaryXml.Tests;
+
+namespace BinaryXml.Fuzz;
+
+/// <summary>One decoder under test. <see cref="Run"/> must only ever throw <see cref="BinaryXmlException"/>.</summary>
+internal sealed record Target(string Name, Action<byte[]> Run);
+
+/// <summary>The fuzz targets: every decoder, each fed the whole input.</summary>
+internal static class Targets
+{
+    private static readonly XmlDictionary s_dictionary = BuildDictionary();
+
+    private static XmlDictionary BuildDictionary()
+    {
+        var d = new XmlDictionary();
+        for (int i = 0; i < 600; i++) d.Add("s" + i);
+        return d;
+    }
+
+    private static XmlBinaryReaderSession Session()
+    {
+        var s = new XmlBinaryReaderSession();
+        for (int i = 0; i < 64; i++) s.Add(i, "session" + i);
+        return s;
+    }
+
+    public static readonly Target[] All =
+    [
+        new("native", NativeFull),
+        new("adapter", Adapter),
+        new("session", SessionDecoder),
+        new("nmf", input => NmfDecoder.Decode(input, out _, out _)),
+        new("renderer", input => BinaryXmlText.ToXml(input, s_dictionary, Session())),
+        new("tool", Tool),
+    ];
+
+    /// <summary>Every token, every typed accessor that applies, names and namespaces, array copies, Skip.</summary>
+    private static void NativeFull(byte[] input)
+    {
+        var r = new BinaryXmlReader(input, s_dictionary, Session());
+        Span<char> chars = stackalloc char[64];
+        try
+        {
+            int tokens = 0;
+            while (r.Read())
+            {
+                tokens++;
+                if (r.TokenType is BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.EndElement)
+                {
+                    _ = r.LocalName.ToString();
+                    _ = r.Prefix.ToString();
+                    _ = r.NamespaceUri.ToString();
+                }
+                if (r.TokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute)
+                {
+                    _ = r.GetString();
+                    _ = r.TryGetInt64(out _);
+                    _ = r.TryGetDouble(out _);
+                    _ = r.TryGetDecimal(out _);
+                    _ = r.TryGetDateTime(out _);
+                    _ = r.TryGetGuid(out _);
+                    _ = r.TryGetBoolean(out _);
+                    try { r.CopyString(chars); } catch (ArgumentException) { }
+                }
+                if (r.TokenType == BinaryXmlTokenType.ArrayData) CopyArray(ref r);
+                if (r.TokenType == BinaryXmlTokenType.Comment) _ = r.GetString();
+                if (tokens % 7 == 3 && r.TokenType == BinaryXmlTokenType.StartElement) r.Skip();
+            }
+        }
+        finally
+        {
+            r.Dispose();
+        }
+    }
+
+    private static void CopyArray(ref BinaryXmlReader r)
+    {
+        int n = Math.Min(r.ArrayLength, 4096);
+        switch (r.ArrayItemType)
+        {
+            case RecordType.BoolTextWithEndElement: r.CopyArray(new bool[n]); break;
+            case RecordType.Int16TextWithEndElement: r.CopyArray(new short[n]); break;
+            case RecordType.Int32TextWithEndElement: r.CopyArray(new int[n]); break;
+            case RecordType.Int64TextWithEndElement: r.CopyArray(new long[n]); break;
+            case RecordType.FloatTextWithEndElement: r.CopyArray(new float[n]); break;
+            case RecordType.DoubleTextWithEndElement: r.CopyArray(new double[n]); break;
+            case RecordType.DecimalTextWithEndElement: r.CopyArray(new decimal[n]); break;
+            case RecordType.DateTimeTextWithEndElement: r.CopyArray(new DateTime[n]); break;
+            case RecordType.TimeSpanTextWithEndElement: r.CopyArray(new TimeSpan[n]); break;
+            case RecordType.UuidTextWithEndElement: r.CopyArray(new Guid[n]); break;
+        }
+    }
+
+    private static void Adapter(byte[] input)
+    {
+        using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
+        while (r.Read())
+        {
+            _ = r.Value;
+            _ = r.ValueType;
+            for (int i = 0; i < r.AttributeCount; i++) _ = r.GetAttribute(i);
+            if (r.IsStartArray(out _)) _ = r.TryGetArrayLength(out _);
+        }
+    }
+
+    private static void SessionDecoder(byte[] input)
+    {
+        var decoder = new BinaryMessageDecoder(session: true, dictionary: s_dictionary);
+        decoder.ToXml(input);
+    }
+
+    private static readonly TextWriter s_null = TextWriter.Null;
+
+    /// <summary><c>binxml decode</c> in-process; a decoding error is exit code 1, anything else is a crash.</summary>
+    private static void Tool(byte[] input)
+    {
+        string file = Path.Combine(Path.GetTempPath(), $"binxml-fuzz-{Environment.ProcessId}.bin");
+        File.WriteAllBytes(file, input);
+        var error = new StringWriter();
+        int exit = BinaryXml.Tool.BinxmlApp.Run(["decode", file], s_null, error, () => Stream.Null);
+        if (exit != 0 && !error.ToString().StartsWith("binxml: error: ", StringComparison.Ordinal))
+            throw new InvalidOperationException("binxml decode failed without its one-line error: " + error);
+    }
+
+    /// <summary>The in-box reader's view of an input, for the differential oracle: its node stream, or its exception.</summary>
+    public static (List<string>? Nodes, Exception? Error) InBox(byte[] input)
+    {
+        try
+        {
+            return (NodeStream.FromInBox(input, s_dictionary, Session()), null);
+        }
+        catch (Exception e) when (e is XmlException or ArgumentException or InvalidOperationException or FormatException or OverflowException or InvalidCastException or IndexOutOfRangeException)
+        {
+            return (null, e);
+        }
+    }
+
+    public static (List<string>? Nodes, Exception? Error) Ours(byte[] input)
+    {
+        try
+        {
+            return (NodeStream.FromAdapter(input, s_dictionary, Session()), null);
+        }
+        catch (BinaryXmlException e)
+        {
+            return (null, e);
+        }
+    }
+}
