@@ -15,13 +15,14 @@ internal static class Program
         var options = Options.Parse(args);
         string root = FindRoot();
         List<byte[]> seeds = Seeds.Load(root);
-        Console.WriteLine($"binxml fuzz: {seeds.Count} seeds, seed {options.Seed}, {options.Seconds} s, targets {string.Join(",", options.Targets.Select(t => t.Name))}");
+        Console.WriteLine($"binxml fuzz: {seeds.Count} seeds, seed {options.Seed}, {(options.Ci ? "CI executions" : options.Seconds + " s")}, targets {string.Join(",", options.Targets.Select(t => t.Name))}");
         int findings = 0;
         double perTarget = options.Seconds / (double)options.Targets.Length;
         foreach (Target target in options.Targets)
         {
             var campaign = new Campaign(target, seeds, options.Seed, Path.Combine(root, "fuzz", "findings"), options.MaxLength);
-            campaign.Run(TimeSpan.FromSeconds(perTarget));
+            if (options.Ci) campaign.Run(TimeSpan.FromSeconds(options.Seconds), target.CiExecutions);
+            else campaign.Run(TimeSpan.FromSeconds(perTarget), long.MaxValue);
             Console.WriteLine(campaign.Report());
             findings += campaign.Findings;
             if (options.SaveCorpus is not null) campaign.SaveCorpus(Path.Combine(options.SaveCorpus, target.Name));
@@ -43,7 +44,8 @@ internal static class Program
     }
 }
 
-internal sealed record Options(Target[] Targets, double Seconds, int Seed, string? SaveCorpus, int MaxLength)
+/// <param name="Ci">The deterministic CI run: each target's fixed number of executions (time only as a safety cap).</param>
+internal sealed record Options(Target[] Targets, double Seconds, int Seed, string? SaveCorpus, int MaxLength, bool Ci)
 {
     public static Options Parse(string[] args)
     {
@@ -51,6 +53,7 @@ internal sealed record Options(Target[] Targets, double Seconds, int Seed, strin
         double seconds = 60;
         int seed = 20261121, maxLength = 1 << 16;
         string? save = null;
+        bool ci = false;
         for (int i = 0; i < args.Length; i++)
         {
             switch (args[i])
@@ -60,12 +63,13 @@ internal sealed record Options(Target[] Targets, double Seconds, int Seed, strin
                 case "--seed": seed = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--save-corpus": save = args[++i]; break;
                 case "--max-length": maxLength = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--ci": ci = true; seconds = 300; break;
                 default: throw new ArgumentException("Unknown option " + args[i]);
             }
         }
         Target[] targets = target == "all" ? BinaryXml.Fuzz.Targets.All : BinaryXml.Fuzz.Targets.All.Where(t => t.Name == target).ToArray();
         if (targets.Length == 0) throw new ArgumentException($"Unknown target {target}; one of: all, {string.Join(", ", BinaryXml.Fuzz.Targets.All.Select(t => t.Name))}");
-        return new Options(targets, seconds, seed, save, maxLength);
+        return new Options(targets, seconds, seed, save, maxLength, ci);
     }
 }
 
@@ -100,7 +104,8 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
 {
     private const long AllocationPerByte = 256, AllocationConstant = 8 << 20;
     private static readonly TimeSpan s_timeBudget = TimeSpan.FromSeconds(2);
-    private readonly Random _random = new(seed ^ target.Name.GetHashCode(StringComparison.Ordinal) & 0x7FFFFFFF ^ StableHash(target.Name));
+    // string.GetHashCode is randomised per process; a stable hash keeps runs repeatable.
+    private readonly Random _random = new(seed ^ StableHash(target.Name));
     private readonly List<byte[]> _corpus = [.. seeds];
     private readonly HashSet<long> _signatures = [];
     private readonly Dictionary<string, int> _leniencies = [];
@@ -116,11 +121,11 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         return h;
     }
 
-    public void Run(TimeSpan duration)
+    public void Run(TimeSpan duration, long executions)
     {
         foreach (byte[] s in seeds) Execute(s);
         var clock = Stopwatch.StartNew();
-        while (clock.Elapsed < duration)
+        while (clock.Elapsed < duration && _executions < executions)
         {
             byte[] input = Mutator.Mutate(_corpus[_random.Next(_corpus.Count)], _corpus, _random, maxLength);
             Execute(input);

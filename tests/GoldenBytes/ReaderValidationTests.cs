@@ -152,6 +152,13 @@ public sealed class ReaderValidationTests
     [Fact]
     public void Lenient_where_the_in_box_reader_is_lenient()
     {
+        // Typed records and lists outside the root element (found by fuzzing: the in-box reader accepts them).
+        foreach (string hex in new[] { "82 A4 A6", "88 05 40 01 61 01", "A4 82 A6 40 01 61 01" })
+        {
+            ReadAll(Hex.Parse(hex));
+            ReadAllInBox(Hex.Parse(hex));
+            Assert.Equal(NodeStream.FromInBox(Hex.Parse(hex)), NodeStream.FromAdapter(Hex.Parse(hex)));
+        }
         // Non-minimal MultiByteInt31 (80 00 = 0) and BoolText other than 0/1 are accepted by .NET's reader; so by ours.
         ReadAll(Hex.Parse("40 80 00 01"));
         ReadAllInBox(Hex.Parse("40 80 00 01"));

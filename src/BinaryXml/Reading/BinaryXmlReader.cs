@@ -188,7 +188,7 @@ public ref partial struct BinaryXmlReader
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", start);
         if (type == (byte)RecordType.StartListText)
         {
-            if (_s._depth == 0) Fail("A list appears outside the root element", start);
+            // Like typed records, a list outside the root element is accepted, as .NET's reader accepts it.
             _s._pos = start + 1;
             _s._tokenType = BinaryXmlTokenType.StartList;
             _s._tokenDepth = _s._depth;
