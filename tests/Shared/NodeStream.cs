@@ -53,7 +53,7 @@ public static class NodeStream
                 case XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA:
                 {
                     Type type = r.ValueType;
-                    lines.Add((exactNodeTypes ? r.NodeType + " " : "") + Text(r.Depth, r.Value, type));
+                    lines.Add((exactNodeTypes ? $"{r.NodeType} {r.Prefix}:{r.LocalName}:{r.NamespaceURI} " : "") + Text(r.Depth, r.Value, type));
                     break;
                 }
                 case XmlNodeType.Comment:

@@ -44,6 +44,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     private readonly Queue<Node> _pending = new();
     private int _arrayRemaining;
     private Type? _arrayType;
+    private (string Prefix, string LocalName, string Namespace, XmlDictionaryString? Local, XmlDictionaryString? Ns) _arrayElement;
     private char[] _chars = new char[256];
 
     // xml:lang / xml:space scopes.
@@ -56,7 +57,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
     }
 
-    private readonly record struct Node(XmlNodeType Type, int Depth, string Value, Type ValueType, bool CopyAttributes);
+    private readonly record struct Node(XmlNodeType Type, int Depth, string Value, Type ValueType);
 
     private BinaryXmlDictionaryReader()
     {
@@ -473,11 +474,12 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         ReadOnlySpan<byte> items = r.ValueSpan;
         _arrayRemaining = count;
         _arrayType = type;
+        _arrayElement = (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary);
         for (int i = 0; i < count; i++)
         {
-            if (i > 0) _pending.Enqueue(new Node(XmlNodeType.Element, depth, "", typeof(string), true));
-            _pending.Enqueue(new Node(XmlNodeType.Text, depth + 1, BinaryXmlText.FormatValue(item, items.Slice(i * size, size)), type, false));
-            _pending.Enqueue(new Node(XmlNodeType.EndElement, depth, "", typeof(string), false));
+            if (i > 0) _pending.Enqueue(new Node(XmlNodeType.Element, depth, "", typeof(string)));
+            _pending.Enqueue(new Node(XmlNodeType.Text, depth + 1, BinaryXmlText.FormatValue(item, items.Slice(i * size, size)), type));
+            _pending.Enqueue(new Node(XmlNodeType.EndElement, depth, "", typeof(string)));
         }
     }
 
@@ -502,30 +504,22 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         while (_xmlScopes.Count > 0 && _xmlScopes[^1].Depth >= depth) _xmlScopes.RemoveAt(_xmlScopes.Count - 1);
     }
 
+    /// <summary>Emits a node of an expanded Array record: the element (same name and attributes), its value, its end.</summary>
     private void Emit(Node node)
     {
-        switch (node.Type)
+        _nodeType = node.Type;
+        _depth = node.Depth;
+        _value = node.Value;
+        _valueType = node.ValueType;
+        if (node.Type == XmlNodeType.Text)
         {
-            case XmlNodeType.Element:
-                // The next item of an array: same name and attributes.
-                _nodeType = XmlNodeType.Element;
-                _depth = node.Depth;
-                _value = "";
-                _valueType = typeof(string);
-                break;
-            case XmlNodeType.Text:
-                _arrayRemaining--;
-                _nodeType = XmlNodeType.Text;
-                _depth = node.Depth;
-                _value = node.Value;
-                _valueType = node.ValueType;
-                break;
-            default:
-                _nodeType = node.Type;
-                _depth = node.Depth;
-                _value = "";
-                _valueType = typeof(string);
-                break;
+            _arrayRemaining--;
+            _prefix = _localName = _namespace = "";
+            _localDictionary = _namespaceDictionary = null;
+        }
+        else
+        {
+            (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _arrayElement;
         }
     }
 

@@ -1,0 +1,225 @@
+using System.Xml;
+using BenchmarkDotNet.Attributes;
+using BinaryXml.Soap;
+
+namespace BinaryXml.Benchmarks;
+
+/// <summary>A reader scenario's input and reusable readers (SetInput per operation, as dotnet/performance does).</summary>
+public abstract class ReaderScenario
+{
+    private protected byte[] Data = [];
+    private protected IXmlDictionary? Dictionary;
+    private XmlDictionaryReader? _inBox, _adapter;
+
+    private protected XmlDictionaryReader InBoxReader()
+    {
+        _inBox ??= XmlDictionaryReader.CreateBinaryReader(Data, 0, Data.Length, Dictionary, XmlDictionaryReaderQuotas.Max);
+        ((IXmlBinaryReaderInitializer)_inBox).SetInput(Data, 0, Data.Length, Dictionary, XmlDictionaryReaderQuotas.Max, null, null);
+        return _inBox;
+    }
+
+    private protected XmlDictionaryReader AdapterReader()
+    {
+        _adapter ??= BinaryXmlDictionaryReader.Create(Data, 0, Data.Length, Dictionary, XmlDictionaryReaderQuotas.Max);
+        ((IXmlBinaryReaderInitializer)_adapter).SetInput(Data, 0, Data.Length, Dictionary, XmlDictionaryReaderQuotas.Max, null, null);
+        return _adapter;
+    }
+}
+
+/// <summary>R1: 1,000 primitive elements read with ReadStartElement, ReadContentAsX, ReadEndElement; ns per element.</summary>
+[MemoryDiagnoser]
+public class R1_PrimitiveElements : ReaderScenario
+{
+    private const int Count = 1000;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("r");
+            for (int i = 0; i < Count; i++) { w.WriteStartElement("a"); w.WriteValue(i * 70L); w.WriteEndElement(); }
+            w.WriteEndElement();
+        });
+        Support.GuardNodes("R1", Data);
+    }
+
+    private static long Read(XmlDictionaryReader r)
+    {
+        long sum = 0;
+        r.ReadStartElement("r");
+        for (int i = 0; i < Count; i++) sum += r.ReadElementContentAsLong("a", "");
+        r.ReadEndElement();
+        return sum;
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public long InBox() => Read(InBoxReader());
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public long Adapter() => Read(AdapterReader());
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public long Native()
+    {
+        long sum = 0;
+        var r = new BinaryXmlReader(Data);
+        while (r.Read())
+        {
+            if (r.TokenType == BinaryXmlTokenType.Text) sum += r.GetInt64();
+        }
+        r.Dispose();
+        return sum;
+    }
+}
+
+/// <summary>R2: a full node scan of a ~1 MB document (text, typed values, attributes, namespaces); MB/s = size / mean.</summary>
+[MemoryDiagnoser]
+public class R2_Scan : ReaderScenario
+{
+    [GlobalSetup]
+    public void Setup()
+    {
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("p", "root", "urn:scan");
+            for (int i = 0; i < 12_000; i++)
+            {
+                w.WriteStartElement("p", "item", "urn:scan");
+                w.WriteAttributeString("id", "x" + i);
+                w.WriteElementString("name", "Item number " + i);
+                w.WriteStartElement("price"); w.WriteValue(i * 1.25); w.WriteEndElement();
+                w.WriteStartElement("when"); w.WriteValue(new DateTime(2026, 1, 1).AddMinutes(i)); w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        });
+        Support.GuardNodes("R2", Data);
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox()
+    {
+        XmlDictionaryReader r = InBoxReader();
+        int n = 0;
+        while (r.Read()) n++;
+        return n;
+    }
+
+    [Benchmark]
+    public int Adapter()
+    {
+        XmlDictionaryReader r = AdapterReader();
+        int n = 0;
+        while (r.Read()) n++;
+        return n;
+    }
+
+    [Benchmark]
+    public int Native()
+    {
+        var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
+        int n = 0;
+        while (r.Read()) n++;
+        r.Dispose();
+        return n;
+    }
+}
+
+/// <summary>R4: an array of doubles read into a preallocated array; Limit is a span copy.</summary>
+[MemoryDiagnoser]
+public class R4_Arrays : ReaderScenario
+{
+    [Params(16, 1024, 1 << 20)]
+    public int Items { get; set; } = 1024;
+
+    private double[] _target = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        double[] values = Enumerable.Range(0, Items).Select(i => i * 1.5).ToArray();
+        _target = new double[Items];
+        Data = Support.WriteInBox(w => { w.WriteStartElement("r"); w.WriteArray(null, "a", null, values, 0, Items); w.WriteEndElement(); });
+        if (Items <= 1024) Support.GuardNodes($"R4 {Items}", Data);
+    }
+
+    private int Read(XmlDictionaryReader r)
+    {
+        r.ReadStartElement("r");
+        int n = r.ReadArray("a", "", _target, 0, Items);
+        return n;
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox() => Read(InBoxReader());
+
+    [Benchmark]
+    public int Adapter() => Read(AdapterReader());
+
+    [Benchmark]
+    public int Native()
+    {
+        var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
+        int n = 0;
+        while (r.Read())
+        {
+            if (r.TokenType == BinaryXmlTokenType.ArrayData) n = r.CopyArray(_target);
+        }
+        r.Dispose();
+        return n;
+    }
+
+    [Benchmark]
+    public void Limit() => Data.AsSpan(Data.Length - Items * 8 - 1, Items * 8).CopyTo(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_target.AsSpan()));
+}
+
+/// <summary>R5 (i): read the Action, MessageID and To headers of a SOAP message, skip the body.</summary>
+[MemoryDiagnoser]
+public class R5_SoapHeaders : ReaderScenario
+{
+    [GlobalSetup]
+    public void Setup()
+    {
+        Dictionary = NbfsDictionary.Instance;
+        Data = Support.WriteInBox(Soap.Write, NbfsDictionary.Instance);
+        Support.GuardNodes("R5", Data, NbfsDictionary.Instance);
+    }
+
+    private static int Read(XmlDictionaryReader r)
+    {
+        int found = 0;
+        r.ReadStartElement("Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        r.ReadStartElement("Header", "http://www.w3.org/2003/05/soap-envelope");
+        while (r.IsStartElement())
+        {
+            if (r.LocalName is "Action" or "MessageID" or "To") { found += r.ReadElementContentAsString().Length; }
+            else r.Skip();
+        }
+        return found;
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox() => Read(InBoxReader());
+
+    [Benchmark]
+    public int Adapter() => Read(AdapterReader());
+
+    [Benchmark]
+    public int Native()
+    {
+        var r = new BinaryXmlReader(Data, NbfsDictionary.Instance);
+        int found = 0, depth = 0;
+        while (r.Read())
+        {
+            if (r.TokenType == BinaryXmlTokenType.StartElement)
+            {
+                if (r.CurrentDepth == 1 && r.LocalName.ValueEquals("Body"u8) is false && r.LocalName.DictionaryId == 0x0E) break;
+                depth = r.CurrentDepth;
+            }
+            else if (r.TokenType == BinaryXmlTokenType.Text && depth == 2) found += r.GetString().Length;
+        }
+        r.Dispose();
+        return found;
+    }
+}

@@ -1,0 +1,346 @@
+using System.Text;
+using System.Xml;
+using BenchmarkDotNet.Attributes;
+using BinaryXml.Soap;
+
+namespace BinaryXml.Benchmarks;
+
+/// <summary>W1: 1,000 primitive elements <c>&lt;a&gt;v&lt;/a&gt;</c>; ns per element.</summary>
+[MemoryDiagnoser]
+public class W1_PrimitiveValues : WriterScenario
+{
+    private const int Count = 1000;
+
+    [Params("int", "double", "guid", "datetime")]
+    public string Kind { get; set; } = "int";
+
+    private static readonly Guid s_guid = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e");
+    private static readonly DateTime s_date = new(2026, 11, 21, 8, 30, 0, DateTimeKind.Utc);
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        CreateWriters();
+        Support.GuardBytes($"W1 {Kind}", Support.WriteInBox(Write), Support.WriteAdapter(Write), Support.WriteNative(Write));
+    }
+
+    private void Write(XmlDictionaryWriter w)
+    {
+        w.WriteStartElement("r");
+        for (int i = 0; i < Count; i++)
+        {
+            w.WriteStartElement("a");
+            switch (Kind)
+            {
+                case "int": w.WriteValue(i * 70); break;
+                case "double": w.WriteValue(i + 0.1); break;
+                case "guid": w.WriteValue(s_guid); break;
+                default: w.WriteValue(s_date); break;
+            }
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+    }
+
+    private void Write(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("r");
+        for (int i = 0; i < Count; i++)
+        {
+            w.WriteStartElement("a");
+            switch (Kind)
+            {
+                case "int": w.WriteValue(i * 70); break;
+                case "double": w.WriteValue(i + 0.1); break;
+                case "guid": w.WriteValue(s_guid); break;
+                default: w.WriteValue(s_date); break;
+            }
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+}
+
+/// <summary>W2: one string as element content; Limit is <c>Encoding.UTF8.GetBytes</c> of the same string.</summary>
+[MemoryDiagnoser]
+public class W2_Strings : WriterScenario
+{
+    [Params(8, 64, 4096, 1 << 20)]
+    public int Length { get; set; } = 64;
+
+    [Params("ascii", "mixed")]
+    public string Text { get; set; } = "ascii";
+
+    private string _value = "";
+    private byte[] _limit = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        CreateWriters();
+        string unit = Text == "ascii" ? "The quick brown fox jumps over the lazy dog. " : "Zoë Müller — naïve café ",
+            repeated = string.Concat(Enumerable.Repeat(unit, Length / unit.Length + 1));
+        _value = repeated[..Length];
+        _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
+        Support.GuardBytes($"W2 {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
+            Support.WriteAdapter(w => w.WriteElementString("a", _value)), Support.WriteNative(w => w.WriteElementString("a", _value)));
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteElementString("a", _value); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteElementString("a", _value); w.Flush(); }
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); w.WriteElementString("a", _value); w.Flush(); }
+
+    [Benchmark]
+    public int Limit() => Encoding.UTF8.GetBytes(_value, _limit);
+}
+
+/// <summary>W3: 1,000 start/end element pairs with inline names, static dictionary names, or session names.</summary>
+[MemoryDiagnoser]
+public class W3_Names : WriterScenario
+{
+    private const int Count = 1000;
+
+    [Params("inline", "dictionary")]
+    public string Names { get; set; } = "inline";
+
+    private readonly XmlDictionary _dictionary = new();
+    private XmlDictionaryString[] _names = [];
+    private string[] _strings = [];
+    private XmlDictionaryString _ns = null!;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _strings = Enumerable.Range(0, 16).Select(i => "ElementName" + i).ToArray();
+        _names = _strings.Select(_dictionary.Add).ToArray();
+        _ns = _dictionary.Add("http://tempuri.org/");
+        CreateWriters(_dictionary);
+        Support.GuardBytes($"W3 {Names}", Support.WriteInBox(Write, _dictionary), Support.WriteAdapter(Write, _dictionary), Support.WriteNative(Write, _dictionary));
+    }
+
+    private void Write(XmlDictionaryWriter w)
+    {
+        w.WriteStartElement("r", _ns.Value);
+        for (int i = 0; i < Count; i++)
+        {
+            if (Names == "inline") w.WriteStartElement(_strings[i & 15], _ns.Value);
+            else w.WriteStartElement(_names[i & 15], _ns);
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+    }
+
+    private void Write(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("r", _ns.Value);
+        for (int i = 0; i < Count; i++)
+        {
+            if (Names == "inline") w.WriteStartElement(_strings[i & 15], _ns.Value);
+            else w.WriteStartElement(_names[i & 15], _ns);
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+}
+
+/// <summary>W4: WriteArray of doubles; Limit is a span copy of the same bytes.</summary>
+[MemoryDiagnoser]
+public class W4_Arrays : WriterScenario
+{
+    [Params(16, 1024, 1 << 20)]
+    public int Items { get; set; } = 1024;
+
+    private double[] _values = [];
+    private byte[] _limit = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _values = Enumerable.Range(0, Items).Select(i => i * 1.5).ToArray();
+        _limit = new byte[Items * 8];
+        CreateWriters();
+        Support.GuardBytes($"W4 {Items}", Support.WriteInBox(w => w.WriteArray(null, "a", null, _values, 0, Items)),
+            Support.WriteAdapter(w => w.WriteArray(null, "a", null, _values, 0, Items)), Support.WriteNative(w => w.WriteArray(null, "a", null, (ReadOnlySpan<double>)_values)));
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteArray(null, "a", null, _values, 0, Items); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteArray(null, "a", null, _values, 0, Items); w.Flush(); }
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); w.WriteArray(null, "a", null, (ReadOnlySpan<double>)_values); w.Flush(); }
+
+    [Benchmark]
+    public void Limit() => System.Runtime.InteropServices.MemoryMarshal.AsBytes(_values.AsSpan()).CopyTo(_limit);
+}
+
+/// <summary>W6 (ii): the writer calls of a SOAP 1.2 + WS-Addressing request with a DataContract-shaped body, replayed.</summary>
+[MemoryDiagnoser]
+public class W6_SoapMessage : WriterScenario
+{
+    [Params("none", "nbfs")]
+    public string Names { get; set; } = "nbfs";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        IXmlDictionary? d = Names == "nbfs" ? NbfsDictionary.Instance : null;
+        CreateWriters(d);
+        Support.GuardBytes($"W6 {Names}", Support.WriteInBox(Soap.Write, d), Support.WriteAdapter(Soap.Write, d), Support.WriteNative(Soap.Write, d));
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Soap.Write(w); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Soap.Write(w); w.Flush(); }
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); Soap.Write(w); w.Flush(); }
+}
+
+/// <summary>W7: a writer created per message (what CoreWCF does) versus reused.</summary>
+[MemoryDiagnoser]
+public class W7_CreatePerMessage : WriterScenario
+{
+    [GlobalSetup]
+    public void Setup()
+    {
+        CreateWriters(NbfsDictionary.Instance);
+        Support.GuardBytes("W7", Support.WriteInBox(Soap.Write, NbfsDictionary.Instance), Support.WriteAdapter(Soap.Write, NbfsDictionary.Instance), Support.WriteNative(Soap.Write, NbfsDictionary.Instance));
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox()
+    {
+        Stream.Position = 0;
+        using XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(Stream, NbfsDictionary.Instance, null, false);
+        Soap.Write(w);
+    }
+
+    [Benchmark]
+    public void Adapter()
+    {
+        Stream.Position = 0;
+        using XmlDictionaryWriter w = BinaryXmlDictionaryWriter.Create(Stream, NbfsDictionary.Instance, null, false);
+        Soap.Write(w);
+    }
+
+    [Benchmark]
+    public void Native()
+    {
+        Buffer.ResetWrittenCount();
+        using var w = new BinaryXmlWriter(Buffer, NbfsDictionary.Instance);
+        Soap.Write(w);
+    }
+
+    [Benchmark]
+    public void NativeReused() { BinaryXmlWriter w = ResetNative(); Soap.Write(w); w.Flush(); }
+}
+
+/// <summary>The SOAP message of W6, W7 and R5, written the same way through either writer API.</summary>
+internal static class Soap
+{
+    private static readonly XmlDictionaryString Envelope = Support.N("Envelope"), Header = Support.N("Header"), Body = Support.N("Body"),
+        SoapNs = Support.N("http://www.w3.org/2003/05/soap-envelope"), WsaNs = Support.N("http://www.w3.org/2005/08/addressing"),
+        Action = Support.N("Action"), MessageId = Support.N("MessageID"), ReplyTo = Support.N("ReplyTo"), Address = Support.N("Address"),
+        To = Support.N("To"), MustUnderstand = Support.N("mustUnderstand"), Anonymous = Support.N("http://www.w3.org/2005/08/addressing/anonymous");
+    private static readonly UniqueId s_id = new(Guid.Parse("5f0e2b7c-1a2b-4c3d-9e8f-706152433401"));
+    private const string Dc = "http://schemas.datacontract.org/2004/07/Shop";
+    private static readonly string[] s_customers = Enumerable.Range(0, 4).Select(i => "Customer name " + i).ToArray();
+
+    public static void Write(XmlDictionaryWriter w)
+    {
+        w.WriteStartElement("s", Envelope, SoapNs);
+        w.WriteXmlnsAttribute("a", WsaNs);
+        w.WriteStartElement("s", Header, SoapNs);
+        w.WriteStartElement("a", Action, WsaNs);
+        w.WriteStartAttribute("s", MustUnderstand, SoapNs); w.WriteValue(1); w.WriteEndAttribute();
+        w.WriteString("http://tempuri.org/IOrderService/GetOrders");
+        w.WriteEndElement();
+        w.WriteStartElement("a", MessageId, WsaNs); w.WriteValue(s_id); w.WriteEndElement();
+        w.WriteStartElement("a", ReplyTo, WsaNs); w.WriteStartElement("a", Address, WsaNs); w.WriteString(Anonymous); w.WriteEndElement(); w.WriteEndElement();
+        w.WriteStartElement("a", To, WsaNs);
+        w.WriteStartAttribute("s", MustUnderstand, SoapNs); w.WriteValue(1); w.WriteEndAttribute();
+        w.WriteString("net.tcp://localhost:8000/orders");
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.WriteStartElement("s", Body, SoapNs);
+        w.WriteStartElement("GetOrdersResponse", "http://tempuri.org/");
+        w.WriteStartElement("GetOrdersResult", "http://tempuri.org/");
+        w.WriteXmlnsAttribute("b", Dc);
+        for (int i = 0; i < 20; i++)
+        {
+            w.WriteStartElement("b", "Order", Dc);
+            w.WriteStartElement("b", "Customer", Dc); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
+            w.WriteStartElement("b", "Id", Dc); w.WriteValue(1000 + i); w.WriteEndElement();
+            w.WriteStartElement("b", "Placed", Dc); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
+            w.WriteStartElement("b", "Total", Dc); w.WriteValue(19.95m * i); w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.WriteEndElement();
+    }
+
+    public static void Write(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("s", Envelope, SoapNs);
+        w.WriteXmlnsAttribute("a", WsaNs);
+        w.WriteStartElement("s", Header, SoapNs);
+        w.WriteStartElement("a", Action, WsaNs);
+        w.WriteStartAttribute("s", MustUnderstand, SoapNs); w.WriteValue(1); w.WriteEndAttribute();
+        w.WriteString("http://tempuri.org/IOrderService/GetOrders");
+        w.WriteEndElement();
+        w.WriteStartElement("a", MessageId, WsaNs); w.WriteValue(s_id); w.WriteEndElement();
+        w.WriteStartElement("a", ReplyTo, WsaNs); w.WriteStartElement("a", Address, WsaNs); w.WriteString(Anonymous); w.WriteEndElement(); w.WriteEndElement();
+        w.WriteStartElement("a", To, WsaNs);
+        w.WriteStartAttribute("s", MustUnderstand, SoapNs); w.WriteValue(1); w.WriteEndAttribute();
+        w.WriteString("net.tcp://localhost:8000/orders");
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.WriteStartElement("s", Body, SoapNs);
+        w.WriteStartElement("GetOrdersResponse", "http://tempuri.org/");
+        w.WriteStartElement("GetOrdersResult", "http://tempuri.org/");
+        w.WriteXmlnsAttribute("b", Dc);
+        for (int i = 0; i < 20; i++)
+        {
+            w.WriteStartElement("b", "Order", Dc);
+            w.WriteStartElement("b", "Customer", Dc); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
+            w.WriteStartElement("b", "Id", Dc); w.WriteValue(1000 + i); w.WriteEndElement();
+            w.WriteStartElement("b", "Placed", Dc); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
+            w.WriteStartElement("b", "Total", Dc); w.WriteValue(19.95m * i); w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.WriteEndElement();
+        w.WriteEndElement();
+    }
+}
