@@ -172,22 +172,7 @@ public static class NodeStream
     private static Type ArrayItemType(RecordType t) => ValueTypeOf((RecordType)((byte)t & 0xFE));
 
     /// <summary>The CLR type .NET's reader reports as ValueType for a text record.</summary>
-    public static Type ValueTypeOf(RecordType t) => t switch
-    {
-        RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => typeof(int),
-        RecordType.Int64Text => typeof(long),
-        RecordType.UInt64Text => typeof(ulong),
-        RecordType.FloatText => typeof(float),
-        RecordType.DoubleText => typeof(double),
-        RecordType.DecimalText => typeof(decimal),
-        RecordType.DateTimeText => typeof(DateTime),
-        RecordType.TimeSpanText => typeof(TimeSpan),
-        RecordType.UuidText => typeof(Guid),
-        RecordType.UniqueIdText => typeof(UniqueId),
-        RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => typeof(bool),
-        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => typeof(byte[]),
-        _ => typeof(string),
-    };
+    public static Type ValueTypeOf(RecordType t) => RecordTypes.GetValueType(t);
 
     private static string Element(int depth, string prefix, string local, string ns, List<string> attributes)
         => $"Element d={depth} {prefix}:{local} ns={ns}" + string.Concat(attributes.Select(a => " " + a));

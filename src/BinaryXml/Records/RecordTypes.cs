@@ -46,6 +46,28 @@ public static class RecordTypes
     /// <summary>The specification's name of the record, or <c>Reserved(0xNN)</c>.</summary>
     public static string GetName(byte type) => s_names[type];
 
+    /// <summary>
+    /// The CLR type a text record's value has, as <see cref="System.Xml.XmlReader.ValueType"/> reports it on .NET's
+    /// reader: int for Zero/One/Int8/16/32, long, ulong, float, double, decimal, DateTime, TimeSpan, Guid (UuidText),
+    /// UniqueId, bool for True/False/Bool, byte[] for Bytes, string for the rest. Takes the plain (even) type.
+    /// </summary>
+    public static Type GetValueType(RecordType type) => type switch
+    {
+        RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => typeof(int),
+        RecordType.Int64Text => typeof(long),
+        RecordType.UInt64Text => typeof(ulong),
+        RecordType.FloatText => typeof(float),
+        RecordType.DoubleText => typeof(double),
+        RecordType.DecimalText => typeof(decimal),
+        RecordType.DateTimeText => typeof(DateTime),
+        RecordType.TimeSpanText => typeof(TimeSpan),
+        RecordType.UuidText => typeof(Guid),
+        RecordType.UniqueIdText => typeof(System.Xml.UniqueId),
+        RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => typeof(bool),
+        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => typeof(byte[]),
+        _ => typeof(string),
+    };
+
     /// <summary>The lower-case prefix letter of a one-letter prefix record (0x0C–0x3F, 0x44–0x77), or '\0'.</summary>
     public static char GetPrefixLetter(byte type) => type switch
     {

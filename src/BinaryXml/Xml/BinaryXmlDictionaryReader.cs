@@ -386,7 +386,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
                 bool bytes = r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
                 string text = r.GetString();
-                Type type = withEnd || bytes ? ClrTypeOf(r.ValueType) : typeof(string);
+                Type type = withEnd || bytes ? RecordTypes.GetValueType(r.ValueType) : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
                 SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", text, type);
                 if (r.TryGetDictionaryString(out XmlDictionaryString? d)) _valueDictionary = d;
@@ -458,7 +458,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
             }
             else
             {
-                a.ValueType = ClrTypeOf(r.ValueType);
+                a.ValueType = RecordTypes.GetValueType(r.ValueType);
                 a.Value = r.GetString();
                 if (r.TryGetDictionaryString(out XmlDictionaryString? d)) a.ValueDictionary = d;
             }
@@ -470,7 +470,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         int count = r.ArrayLength;
         RecordType item = (RecordType)((byte)r.ArrayItemType & 0xFE);
         BinaryXmlPrimitives.IsArrayItemType(r.ArrayItemType, out int size);
-        Type type = ClrTypeOf(item);
+        Type type = RecordTypes.GetValueType(item);
         ReadOnlySpan<byte> items = r.ValueSpan;
         _arrayRemaining = count;
         _arrayType = type;
@@ -570,23 +570,6 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
             throw new BinaryXmlException($"The maximum nametable character count quota ({_quotas.MaxNameTableCharCount}) has been exceeded while reading XML data", _state.BytesConsumed);
         return _nameTable.Add(s);
     }
-
-    private static Type ClrTypeOf(RecordType t) => t switch
-    {
-        RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => typeof(int),
-        RecordType.Int64Text => typeof(long),
-        RecordType.UInt64Text => typeof(ulong),
-        RecordType.FloatText => typeof(float),
-        RecordType.DoubleText => typeof(double),
-        RecordType.DecimalText => typeof(decimal),
-        RecordType.DateTimeText => typeof(DateTime),
-        RecordType.TimeSpanText => typeof(TimeSpan),
-        RecordType.UuidText => typeof(Guid),
-        RecordType.UniqueIdText => typeof(UniqueId),
-        RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => typeof(bool),
-        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => typeof(byte[]),
-        _ => typeof(string),
-    };
 
     // ---- Content -----------------------------------------------------------------------------------------------
 
