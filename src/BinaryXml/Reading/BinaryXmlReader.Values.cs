@@ -586,40 +586,59 @@ public ref partial struct BinaryXmlReader
     public readonly int CopyArray(Span<Guid> destination) => CopyItems(destination, RecordType.UuidTextWithEndElement);
 
     /// <summary>Copies Decimal array items; an item with invalid flags throws <see cref="BinaryXmlException"/>.</summary>
-    public readonly int CopyArray(Span<decimal> destination)
-        => DecodeItems(destination, RecordType.DecimalTextWithEndElement, 16, BinaryXmlPrimitives.TryReadDecimal);
+    public readonly int CopyArray(Span<decimal> destination) => CopyItems(destination, RecordType.DecimalTextWithEndElement);
 
     /// <summary>Copies DateTime array items (<see cref="DateTime.FromBinary"/> per item).</summary>
-    public readonly int CopyArray(Span<DateTime> destination)
-        => DecodeItems(destination, RecordType.DateTimeTextWithEndElement, 8, BinaryXmlPrimitives.TryReadDateTime);
-
-    private delegate bool ItemDecoder<T>(ReadOnlySpan<byte> source, out T value);
-
-    /// <summary>Decodes items that need validation one by one; an invalid item throws <see cref="BinaryXmlException"/>.</summary>
-    private readonly int DecodeItems<T>(Span<T> destination, RecordType itemType, int itemSize, ItemDecoder<T> decode)
-    {
-        ReadOnlySpan<byte> items = ArrayItems(itemType, itemSize, destination.Length, out int count);
-        for (int i = 0; i < count; i++)
-        {
-            if (!decode(items[(itemSize * i)..], out destination[i])) Fail($"Array item {i} is not a valid {RecordTypes.GetName((byte)itemType)} value", _s._valueStart + itemSize * i);
-        }
-        return count;
-    }
+    public readonly int CopyArray(Span<DateTime> destination) => CopyItems(destination, RecordType.DateTimeTextWithEndElement);
 
     /// <summary>Test hook: convert array items one by one, the big-endian path.</summary>
     internal bool ForceElementwiseArrays { readonly get => _s._forceElementwiseArrays; set => _s._forceElementwiseArrays = value; }
 
     private readonly int CopyItems<T>(Span<T> destination, RecordType itemType) where T : unmanaged
     {
-        int size = System.Runtime.CompilerServices.Unsafe.SizeOf<T>();
+        BinaryXmlPrimitives.IsArrayItemType(itemType, out int size);
         ReadOnlySpan<byte> items = ArrayItems(itemType, size, destination.Length, out int count);
-        if (BitConverter.IsLittleEndian && !ForceElementwiseArrays)
+        ConvertArrayItems(items[..(count * size)], itemType, destination[..count], _s._valueStart, ForceElementwiseArrays);
+        return count;
+    }
+
+    /// <summary>
+    /// Converts array items (little-endian on the wire) into <paramref name="destination"/>, one item per element:
+    /// a bulk copy where the layouts agree, item by item where the bytes need validation (Decimal, DateTime) or
+    /// byte swapping. An invalid item throws <see cref="BinaryXmlException"/> naming its offset
+    /// (<paramref name="itemsOffset"/> is the offset of the first item in the input).
+    /// </summary>
+    internal static void ConvertArrayItems<T>(ReadOnlySpan<byte> items, RecordType itemType, Span<T> destination, int itemsOffset, bool elementwise = false) where T : unmanaged
+    {
+        int size = System.Runtime.CompilerServices.Unsafe.SizeOf<T>();
+        if (itemType is RecordType.DecimalTextWithEndElement or RecordType.DateTimeTextWithEndElement)
         {
-            items[..(count * size)].CopyTo(MemoryMarshal.AsBytes(destination));
-            return count;
+            Span<byte> bytes = MemoryMarshal.AsBytes(destination);
+            for (int i = 0; i < destination.Length; i++)
+            {
+                ReadOnlySpan<byte> item = items.Slice(i * size, size);
+                bool valid;
+                if (itemType == RecordType.DecimalTextWithEndElement)
+                {
+                    valid = BinaryXmlPrimitives.TryReadDecimal(item, out decimal d);
+                    if (valid) MemoryMarshal.Write(bytes.Slice(i * size, size), in d);
+                }
+                else
+                {
+                    valid = BinaryXmlPrimitives.TryReadDateTime(item, out DateTime t);
+                    if (valid) MemoryMarshal.Write(bytes.Slice(i * size, size), in t);
+                }
+                if (!valid) Fail($"Array item {i} is not a valid {RecordTypes.GetName((byte)itemType)} value", itemsOffset + size * i);
+            }
+            return;
+        }
+        if (BitConverter.IsLittleEndian && !elementwise)
+        {
+            items[..(destination.Length * size)].CopyTo(MemoryMarshal.AsBytes(destination));
+            return;
         }
         Span<byte> target = MemoryMarshal.AsBytes(destination);
-        for (int i = 0; i < count; i++)
+        for (int i = 0; i < destination.Length; i++)
         {
             ReadOnlySpan<byte> item = items.Slice(i * size, size);
             Span<byte> to = target.Slice(i * size, size);
@@ -635,7 +654,6 @@ public ref partial struct BinaryXmlReader
                 default: item.CopyTo(to); break;
             }
         }
-        return count;
     }
 
     private readonly ReadOnlySpan<byte> ArrayItems(RecordType itemType, int itemSize, int capacity, out int count)

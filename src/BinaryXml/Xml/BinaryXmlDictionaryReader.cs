@@ -41,9 +41,13 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     private int _attributeCount;
     private int _attributeIndex = -1;
     private bool _onAttributeValue;
-    private readonly Queue<Node> _pending = new();
-    private int _arrayRemaining;
+    // An Array record is presented lazily as repeated elements: node k after the first element is the text of
+    // item k / 3 (k % 3 == 0), its end element (1) or the next item's element (2).
+    private int _arrayRemaining;          // items whose text has not been read, on the element of an item
     private Type? _arrayType;
+    private RecordType _arrayItem;
+    private int _arrayItemSize, _arrayCount, _arrayItemsOffset, _arrayDepth;
+    private int _arrayNodesRead, _arrayNodes;
     private (string Prefix, string LocalName, string Namespace, XmlDictionaryString? Local, XmlDictionaryString? Ns) _arrayElement;
     private char[] _chars = new char[256];
 
@@ -56,8 +60,6 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         public Type ValueType = typeof(string);
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
     }
-
-    private readonly record struct Node(XmlNodeType Type, int Depth, string Value, Type ValueType);
 
     private BinaryXmlDictionaryReader()
     {
@@ -122,8 +124,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         _attributeCount = 0;
         _attributeIndex = -1;
         _onAttributeValue = false;
-        _pending.Clear();
-        _arrayRemaining = 0;
+        _arrayRemaining = _arrayNodesRead = _arrayNodes = 0;
         _xmlScopes.Clear();
     }
 
@@ -341,9 +342,9 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         if (_nodeType == XmlNodeType.EndElement) PopXmlScope(_depth);
         _readState = ReadState.Interactive;
         _valueDictionary = null;
-        if (_pending.Count > 0)
+        if (_arrayNodesRead < _arrayNodes)
         {
-            Emit(_pending.Dequeue());
+            ReadArrayNode();
             return true;
         }
         var reader = new BinaryXmlReader(Data, _state);
@@ -415,7 +416,9 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         {
             if (!first) sb.Append(' ');
             first = false;
-            sb.Append(r.GetString());
+            // .NET formats a Bytes item of a list with object.ToString, not as base64 (pinned against the oracle).
+            if (r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text) sb.Append(typeof(byte[]).ToString());
+            else sb.Append(r.GetString());
         }
         return sb.ToString();
     }
@@ -471,16 +474,15 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         RecordType item = (RecordType)((byte)r.ArrayItemType & 0xFE);
         BinaryXmlPrimitives.IsArrayItemType(r.ArrayItemType, out int size);
         Type type = RecordTypes.GetValueType(item);
-        ReadOnlySpan<byte> items = r.ValueSpan;
-        _arrayRemaining = count;
+        _arrayRemaining = _arrayCount = count;
         _arrayType = type;
+        _arrayItem = item;
+        _arrayItemSize = size;
+        _arrayItemsOffset = r.TokenStartIndex;
+        _arrayDepth = depth;
+        _arrayNodesRead = 0;
+        _arrayNodes = 3 * count - 1;
         _arrayElement = (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary);
-        for (int i = 0; i < count; i++)
-        {
-            if (i > 0) _pending.Enqueue(new Node(XmlNodeType.Element, depth, "", typeof(string)));
-            _pending.Enqueue(new Node(XmlNodeType.Text, depth + 1, BinaryXmlText.FormatValue(item, items.Slice(i * size, size)), type));
-            _pending.Enqueue(new Node(XmlNodeType.EndElement, depth, "", typeof(string)));
-        }
     }
 
     private Attr NextAttribute()
@@ -504,23 +506,34 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         while (_xmlScopes.Count > 0 && _xmlScopes[^1].Depth >= depth) _xmlScopes.RemoveAt(_xmlScopes.Count - 1);
     }
 
-    /// <summary>Emits a node of an expanded Array record: the element (same name and attributes), its value, its end.</summary>
-    private void Emit(Node node)
+    /// <summary>Moves to the next node of an Array record presented as repeated elements.</summary>
+    private void ReadArrayNode()
     {
-        _nodeType = node.Type;
-        _depth = node.Depth;
-        _value = node.Value;
-        _valueType = node.ValueType;
-        if (node.Type == XmlNodeType.Text)
+        int k = _arrayNodesRead++;
+        int index = k / 3;
+        switch (k % 3)
         {
-            _arrayRemaining--;
-            _prefix = _localName = _namespace = "";
-            _localDictionary = _namespaceDictionary = null;
+            case 0:
+                ReadOnlySpan<byte> item = Data.Slice(_arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
+                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", "", "", BinaryXmlText.FormatValue(_arrayItem, item), _arrayType!);
+                _arrayRemaining--;
+                break;
+            case 1:
+                SetArrayElementNode(XmlNodeType.EndElement);
+                break;
+            default:
+                SetArrayElementNode(XmlNodeType.Element);
+                break;
         }
-        else
-        {
-            (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _arrayElement;
-        }
+    }
+
+    private void SetArrayElementNode(XmlNodeType type)
+    {
+        _nodeType = type;
+        _depth = _arrayDepth;
+        _value = "";
+        _valueType = typeof(string);
+        (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _arrayElement;
     }
 
     private void SetName(ref BinaryXmlReader r, XmlNodeType type, int depth)
@@ -793,6 +806,129 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     /// <inheritdoc/>
     public override TimeSpan[] ReadTimeSpanArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri) => CheckArrayQuota(() => base.ReadTimeSpanArray(localName, namespaceUri));
 
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, bool[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.BoolText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, bool[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.BoolText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, short[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.Int16Text, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, short[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.Int16Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, int[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.Int32Text, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, int[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.Int32Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, long[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.Int64Text, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, long[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.Int64Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, float[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.FloatText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, float[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.FloatText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, double[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.DoubleText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, double[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.DoubleText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, decimal[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.DecimalText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, decimal[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.DecimalText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, DateTime[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.DateTimeText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, DateTime[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.DateTimeText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, Guid[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.UuidText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, Guid[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.UuidText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(string localName, string namespaceUri, TimeSpan[] array, int offset, int count)
+        => TryReadArrayItems(localName, namespaceUri, RecordType.TimeSpanText, array, offset, count, out int read) ? read : base.ReadArray(localName, namespaceUri, array, offset, count);
+
+    /// <inheritdoc/>
+    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, TimeSpan[] array, int offset, int count)
+        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.TimeSpanText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <summary>
+    /// The fast path of the <c>ReadArray</c> overloads: on an element that stands for the items of an Array record of
+    /// <paramref name="item"/> with the given name, converts up to <paramref name="count"/> items straight from the
+    /// input (a bulk copy where the layouts agree) and moves past them, as .NET's binary reader does. Anything else
+    /// (text content, another name or item type) is left to the base implementation, which reads element by element.
+    /// </summary>
+    private bool TryReadArrayItems<T>(string? localName, string? namespaceUri, RecordType item, T[] array, int offset, int count, out int read) where T : unmanaged
+    {
+        read = 0;
+        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _arrayRemaining == 0 || _arrayItem != item
+            || localName is null || namespaceUri is null || _localName != localName || _namespace != namespaceUri)
+            return false;
+        ArgumentNullException.ThrowIfNull(array);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, array.Length);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, array.Length - offset);
+        int first = _arrayCount - _arrayRemaining;
+        read = Math.Min(count, _arrayRemaining);
+        int start = _arrayItemsOffset + first * _arrayItemSize;
+        try
+        {
+            BinaryXmlReader.ConvertArrayItems(Data.Slice(start, read * _arrayItemSize), item | (RecordType)1, array.AsSpan(offset, read), start);
+        }
+        catch (XmlException)
+        {
+            _readState = ReadState.Error;
+            throw;
+        }
+        _arrayRemaining -= read;
+        if (_arrayRemaining > 0)
+        {
+            _arrayNodesRead = 3 * (first + read); // on the next item's element
+        }
+        else
+        {
+            _arrayNodesRead = _arrayNodes;
+            SetArrayElementNode(XmlNodeType.EndElement); // so that Read leaves the element's xml:lang/xml:space scope
+            Read();
+        }
+        return true;
+    }
+
     /// <summary>
     /// Reads a typed array through the base implementation (which reads the repeated elements) and holds it to
     /// MaxArrayLength; the base class's own quota failure is reported as a <see cref="BinaryXmlException"/> too.
@@ -821,7 +957,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         if (_readState == ReadState.Closed) return;
         _readState = ReadState.Closed;
         ReleaseState();
-        _pending.Clear();
+        _arrayNodesRead = _arrayNodes = 0;
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
         onClose?.Invoke(this);
