@@ -246,4 +246,35 @@ public sealed class DictionaryReaderContractTests
         using var fromStream = BinaryXmlDictionaryReader.Create(new MemoryStream(Hex.Parse("40 01 63 85")), null, XmlDictionaryReaderQuotas.Max);
         Assert.False(fromStream.ReadElementContentAsBoolean());
     }
+
+    [Fact]
+    public void A_reused_reader_keeps_its_name_table_within_a_bound_and_counts_the_quota_per_document()
+    {
+        var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 40 };
+        byte[] Named(string name) => Doc($"StartElement(null, \"{name}\", null); EndElement()");
+        var reader = BinaryXmlDictionaryReader.Create(Named("first"), 0, Named("first").Length, null, quotas);
+        reader.Read();
+        XmlNameTable table = reader.NameTable;
+        Assert.Equal("first", table.Get("first"));
+        // Each document may add up to the quota; the table is kept while it holds no more than the quota.
+        byte[] next = Named("second");
+        ((IXmlBinaryReaderInitializer)reader).SetInput(next, 0, next.Length, null, quotas, null, null);
+        reader.Read();
+        Assert.Same(table, reader.NameTable);
+        Assert.NotNull(reader.NameTable.Get("first"));
+        byte[] longName = Named(new string('n', 35));
+        for (int i = 0; i < 2; i++)
+        {
+            ((IXmlBinaryReaderInitializer)reader).SetInput(longName, 0, longName.Length, null, quotas, null, null);
+            reader.Read();
+        }
+        // 5 + 6 + 35 characters exceed the quota of 40: the next document starts a new table.
+        ((IXmlBinaryReaderInitializer)reader).SetInput(next, 0, next.Length, null, quotas, null, null);
+        reader.Read();
+        Assert.NotSame(table, reader.NameTable);
+        Assert.Null(reader.NameTable.Get("first"));
+        byte[] tooLong = Named(new string('m', 41));
+        ((IXmlBinaryReaderInitializer)reader).SetInput(tooLong, 0, tooLong.Length, null, quotas, null, null);
+        Assert.Throws<BinaryXmlException>(() => reader.Read());
+    }
 }

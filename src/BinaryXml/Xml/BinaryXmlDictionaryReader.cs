@@ -26,7 +26,9 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     private BinaryXmlReaderState _state;
     private readonly XmlDictionaryReaderQuotas _quotas = new();
     private NameTable _nameTable = new();
-    private int _nameTableChars;
+    private int _nameTableChars;        // characters this document added (MaxNameTableCharCount)
+    private int _nameTableTotalChars;   // characters in the table, kept across SetInput up to a bound
+    private const int NameTableRetainChars = 64 * 1024;
     private OnXmlDictionaryReaderClose? _onClose;
     private ReadState _readState = ReadState.Initial;
 
@@ -115,7 +117,14 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         };
         _state = new BinaryXmlReader(Data, dictionary, session, options).CurrentState;
         _readState = ReadState.Initial;
-        _nameTable = new NameTable();
+        // The name table (and its atomized names) is kept for the next document, as .NET does, until it holds more
+        // than the quota or 64K characters: a reused reader does not allocate a table per message, and a peer
+        // sending new names in every message cannot grow it without bound.
+        if (_nameTableTotalChars > Math.Min(_quotas.MaxNameTableCharCount, NameTableRetainChars))
+        {
+            _nameTable = new NameTable();
+            _nameTableTotalChars = 0;
+        }
         _nameTableChars = 0;
         _nodeType = XmlNodeType.None;
         _depth = 0;
@@ -579,6 +588,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     private string AddName(string s)
     {
         _nameTableChars += s.Length;
+        _nameTableTotalChars += s.Length;
         if (_nameTableChars > _quotas.MaxNameTableCharCount)
             throw new BinaryXmlException($"The maximum nametable character count quota ({_quotas.MaxNameTableCharCount}) has been exceeded while reading XML data", _state.BytesConsumed);
         return _nameTable.Add(s);
