@@ -277,4 +277,38 @@ public sealed class DictionaryReaderContractTests
         ((IXmlBinaryReaderInitializer)reader).SetInput(tooLong, 0, tooLong.Length, null, quotas, null, null);
         Assert.Throws<BinaryXmlException>(() => reader.Read());
     }
+
+    private sealed class Segment : System.Buffers.ReadOnlySequenceSegment<byte>
+    {
+        public Segment(ReadOnlyMemory<byte> memory, Segment? previous)
+        {
+            Memory = memory;
+            if (previous is not null)
+            {
+                RunningIndex = previous.RunningIndex + previous.Memory.Length;
+                previous.Next = this;
+            }
+        }
+    }
+
+    [Fact]
+    public void Memory_and_sequence_inputs_read_like_the_array_input()
+    {
+        byte[] data = Doc("StartElement(\"p\", \"r\", \"urn:n\"); AttributeString(null, \"a\", null, \"v\"); Array(null, \"i\", null, int[1, 2, 3]); ElementString(null, \"s\", null, \"text\"); EndElement()");
+        List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), exactNodeTypes: true);
+        byte[] padded = [0xFF, .. data, 0xFF];
+        var first = new Segment(padded.AsMemory(1, 5), null);
+        var middle = new Segment(padded.AsMemory(6, 1), first);
+        var last = new Segment(padded.AsMemory(7, data.Length - 6), middle);
+        var inputs = new Dictionary<string, XmlDictionaryReader>
+        {
+            ["memory slice"] = BinaryXmlDictionaryReader.Create(padded.AsMemory(1, data.Length), null, XmlDictionaryReaderQuotas.Max),
+            ["single segment"] = BinaryXmlDictionaryReader.Create(new System.Buffers.ReadOnlySequence<byte>(padded, 1, data.Length), null, XmlDictionaryReaderQuotas.Max),
+            ["three segments"] = BinaryXmlDictionaryReader.Create(new System.Buffers.ReadOnlySequence<byte>(first, 0, last, data.Length - 6), null, XmlDictionaryReaderQuotas.Max),
+        };
+        foreach ((string name, XmlDictionaryReader reader) in inputs)
+        {
+            using (reader) Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)), name);
+        }
+    }
 }

@@ -91,6 +91,13 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         return Create(array, offset, data.Length, dictionary, quotas, session);
     }
 
+    /// <summary>
+    /// Creates a reader over a sequence, such as a pipe's buffered message: a single segment is read in place (when
+    /// it is backed by an array), several segments are copied once into one array.
+    /// </summary>
+    public static BinaryXmlDictionaryReader Create(in ReadOnlySequence<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
+        => data.IsSingleSegment ? Create(data.First, dictionary, quotas, session) : Create(data.ToArray(), 0, checked((int)data.Length), dictionary, quotas, session);
+
     /// <inheritdoc/>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
