@@ -15,7 +15,7 @@ namespace BinaryXml;
 /// Reuse an instance with <see cref="SetInput(byte[], int, int, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?, OnXmlDictionaryReaderClose?)"/>.
 /// Canonicalization is not supported.
 /// </remarks>
-public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryReaderInitializer
+public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryReaderInitializer
 {
     private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
     private const string XmlNamespace = "http://www.w3.org/XML/1998/namespace";
@@ -36,7 +36,9 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     private XmlNodeType _nodeType;
     private int _depth;
     private string _prefix = "", _localName = "", _namespace = "";
-    private string _value = "";
+    private string? _value = "";          // null: the atomic typed value below, formatted on first use
+    private RecordType _atomic;            // the current text node's typed …WithEndElement record (even form), or 0
+    private BinaryXmlReaderState _atomicState;
     private Type _valueType = typeof(string);
     private XmlDictionaryString? _localDictionary, _namespaceDictionary, _valueDictionary;
     private readonly List<Attr> _attributes = [];
@@ -61,6 +63,8 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         public string Prefix = "", LocalName = "", Namespace = "", Value = "";
         public Type ValueType = typeof(string);
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
+        public RecordType Atomic;                 // a typed value (converted directly by ReadContentAs*), or 0
+        public BinaryXmlReaderState AtomicState;
     }
 
     private BinaryXmlDictionaryReader()
@@ -136,6 +140,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         _nodeType = XmlNodeType.None;
         _depth = 0;
         _prefix = _localName = _namespace = _value = "";
+        _atomic = 0;
         _valueType = typeof(string);
         _attributeCount = 0;
         _attributeIndex = -1;
@@ -183,7 +188,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
     public override string NamespaceURI => _attributeIndex < 0 ? _namespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
-    public override string Value => _attributeIndex < 0 ? _value : _attributes[_attributeIndex].Value;
+    public override string Value => _attributeIndex < 0 ? _value ??= AtomicReader().GetString() : _attributes[_attributeIndex].Value;
 
     /// <inheritdoc/>
     public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
@@ -358,6 +363,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
         if (_nodeType == XmlNodeType.EndElement) PopXmlScope(_depth);
         _readState = ReadState.Interactive;
         _valueDictionary = null;
+        _atomic = 0;
         if (_arrayNodesRead < _arrayNodes)
         {
             ReadArrayNode();
@@ -402,10 +408,19 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
             {
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
                 bool bytes = r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
-                string text = r.GetString();
                 Type type = withEnd || bytes ? RecordTypes.GetValueType(r.ValueType) : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
-                SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", text, type);
+                if (withEnd && IsAtomicType(r.ValueType))
+                {
+                    // A typed value closing its element (.NET's "atomic" value): kept as the record, converted
+                    // directly by ReadContentAs*, formatted as a string only if Value is asked for.
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", "", type);
+                    _value = null;
+                    _atomic = r.ValueType;
+                    _atomicState = r.CurrentState;
+                    return true;
+                }
+                SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", r.GetString(), type);
                 if (r.TryGetDictionaryString(out XmlDictionaryString? d)) _valueDictionary = d;
                 return true;
             }
@@ -461,6 +476,7 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
                 a.ValueType = typeof(string);
                 a.LocalDictionary = a.NamespaceDictionary = null;
                 a.ValueDictionary = r.TryGetDictionaryString(out XmlDictionaryString? ns) ? ns : null;
+                a.Atomic = 0;
                 continue;
             }
             a.Prefix = Atomize(r.Prefix);
@@ -470,6 +486,8 @@ public sealed class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryR
             a.Namespace = Atomize(uri);
             a.NamespaceDictionary = uri.DictionaryString;
             a.ValueDictionary = null;
+            a.Atomic = IsAtomicType(r.ValueType) ? r.ValueType : 0;
+            if (a.Atomic != 0) a.AtomicState = r.CurrentState;
             if (r.ValueType == RecordType.StartListText)
             {
                 a.Value = ReadListItems(ref r);

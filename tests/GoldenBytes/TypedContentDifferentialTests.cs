@@ -1,0 +1,167 @@
+using System.Globalization;
+using System.Xml;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// Every typed value the in-box writer produces, read back with every <c>ReadElementContentAs*</c> conversion through
+/// both readers: the same value (or the same kind of failure) each time, including the conversions across types
+/// (an Int64 record read as int, a Double as float, a number as string).
+/// </summary>
+public sealed class TypedContentDifferentialTests
+{
+    public static TheoryData<string> Values() => new(s_values.Keys);
+
+    private static readonly Dictionary<string, Action<XmlDictionaryWriter>> s_values = new()
+    {
+        ["zero"] = w => w.WriteValue(0),
+        ["one"] = w => w.WriteValue(1),
+        ["minus one"] = w => w.WriteValue(-1),
+        ["int8 127"] = w => w.WriteValue(127),
+        ["int16 -129"] = w => w.WriteValue(-129),
+        ["int32 70000"] = w => w.WriteValue(70000),
+        ["int32 max"] = w => w.WriteValue(int.MaxValue),
+        ["int64 3e9"] = w => w.WriteValue(3_000_000_000L),
+        ["int64 min"] = w => w.WriteValue(long.MinValue),
+        ["uint64 max"] = w => w.WriteValue((object)ulong.MaxValue),
+        ["double 1.5"] = w => w.WriteValue(1.5),
+        ["double 0.1"] = w => w.WriteValue(0.1),
+        ["double 1e300"] = w => w.WriteValue(1e300),
+        ["double NaN"] = w => w.WriteValue(double.NaN),
+        ["float 0.1"] = w => w.WriteValue(0.1f),
+        ["float infinity"] = w => w.WriteValue(float.PositiveInfinity),
+        ["decimal 1.50"] = w => w.WriteValue(1.50m),
+        ["decimal max"] = w => w.WriteValue(decimal.MaxValue),
+        ["true"] = w => w.WriteValue(true),
+        ["false"] = w => w.WriteValue(false),
+        ["datetime utc"] = w => w.WriteValue(new DateTime(2026, 11, 21, 8, 30, 0, DateTimeKind.Utc)),
+        ["datetime local"] = w => w.WriteValue(new DateTime(2026, 11, 21, 8, 30, 0, DateTimeKind.Local)),
+        ["datetime unspecified"] = w => w.WriteValue(new DateTime(2026, 11, 21, 8, 30, 0, DateTimeKind.Unspecified)),
+        ["timespan"] = w => w.WriteValue(TimeSpan.FromMinutes(90)),
+        ["guid"] = w => w.WriteValue(new Guid("00010203-0405-0607-0809-0a0b0c0d0e0f")),
+        ["uniqueid"] = w => w.WriteValue(new UniqueId(new Guid("00010203-0405-0607-0809-0a0b0c0d0e0f"))),
+        ["text number"] = w => w.WriteString("42"),
+        ["text word"] = w => w.WriteString("word"),
+        ["two typed values"] = w => { w.WriteValue(4); w.WriteValue(2); },
+        ["empty"] = _ => { },
+    };
+
+    private static readonly Dictionary<string, Func<XmlDictionaryReader, object>> s_reads = new()
+    {
+        ["int"] = r => r.ReadElementContentAsInt(),
+        ["long"] = r => r.ReadElementContentAsLong(),
+        ["double"] = r => r.ReadElementContentAsDouble(),
+        ["float"] = r => r.ReadElementContentAsFloat(),
+        ["decimal"] = r => r.ReadElementContentAsDecimal(),
+        ["bool"] = r => r.ReadElementContentAsBoolean(),
+        ["datetime"] = r => r.ReadElementContentAsDateTime(),
+        ["timespan"] = r => r.ReadElementContentAsTimeSpan(),
+        ["guid"] = r => r.ReadElementContentAsGuid(),
+        ["string"] = r => r.ReadElementContentAsString(),
+        ["object"] = r => r.ReadElementContentAsObject(),
+        ["content long"] = r => { r.ReadStartElement(); long v = r.ReadContentAsLong(); return $"{v} then {r.NodeType}"; },
+        ["content int"] = r => { r.ReadStartElement(); int v = r.ReadContentAsInt(); return $"{v} then {r.NodeType}"; },
+    };
+
+    private static string Describe(object value) => value switch
+    {
+        DateTime d => d.ToString("O", CultureInfo.InvariantCulture) + " " + d.Kind,
+        double d => d.ToString("R", CultureInfo.InvariantCulture),
+        float f => f.ToString("R", CultureInfo.InvariantCulture),
+        _ => $"{value.GetType().Name} {Convert.ToString(value, CultureInfo.InvariantCulture)}",
+    };
+
+    private static string Outcome(XmlDictionaryReader reader, Func<XmlDictionaryReader, object> read)
+    {
+        try
+        {
+            reader.ReadStartElement("r");
+            string value = Describe(read(reader));
+            return $"{value}; next {reader.NodeType} {reader.LocalName}";
+        }
+        catch (Exception e)
+        {
+            return e is XmlException ? "XmlException" : e.GetType().Name;
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Values))]
+    public void Typed_reads_match_the_in_box_reader(string value)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, null, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("a");
+            s_values[value](w);
+            w.WriteEndElement();
+            w.WriteElementString("after", "x");
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_reads)
+        {
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), read);
+            string actual = Outcome(BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), read);
+            Assert.True(expected == actual, $"{value} read as {name}: in-box {expected}, ours {actual}");
+        }
+    }
+
+    private static readonly Dictionary<string, Func<XmlDictionaryReader, object>> s_attributeReads = new()
+    {
+        ["int"] = r => r.ReadContentAsInt(),
+        ["long"] = r => r.ReadContentAsLong(),
+        ["double"] = r => r.ReadContentAsDouble(),
+        ["float"] = r => r.ReadContentAsFloat(),
+        ["decimal"] = r => r.ReadContentAsDecimal(),
+        ["bool"] = r => r.ReadContentAsBoolean(),
+        ["datetime"] = r => r.ReadContentAsDateTime(),
+        ["string"] = r => r.ReadContentAsString(),
+        ["object"] = r => r.ReadContentAsObject(),
+    };
+
+    [Theory]
+    [MemberData(nameof(Values))]
+    public void Typed_attribute_reads_match_the_in_box_reader(string value)
+    {
+        var stream = new MemoryStream();
+        Exception? error = Record.Exception(() =>
+        {
+            using XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, null, null, false);
+            w.WriteStartElement("r");
+            w.WriteStartAttribute("v");
+            s_values[value](w);
+            w.WriteEndAttribute();
+            w.WriteEndElement();
+        });
+        if (value == "two typed values")
+        {
+            // The in-box writer allows one typed value per attribute.
+            Assert.IsType<InvalidOperationException>(error);
+            return;
+        }
+        Assert.Null(error);
+        byte[] data = stream.ToArray();
+        string Outcome(XmlDictionaryReader reader, Func<XmlDictionaryReader, object> read)
+        {
+            try
+            {
+                reader.MoveToContent();
+                Assert.True(reader.MoveToAttribute("v"));
+                return $"{Describe(read(reader))}; next {reader.NodeType}";
+            }
+            catch (Exception e)
+            {
+                return e is XmlException ? "XmlException" : e.GetType().Name;
+            }
+        }
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_attributeReads)
+        {
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), read);
+            string actual = Outcome(BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), read);
+            Assert.True(expected == actual, $"{value} attribute read as {name}: in-box {expected}, ours {actual}");
+        }
+    }
+}
