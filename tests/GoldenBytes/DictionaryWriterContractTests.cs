@@ -179,4 +179,17 @@ public sealed class DictionaryWriterContractTests
         }
         Assert.False(writer.CanCanonicalize);
     }
+
+    /// <summary>Canonicalization is not implemented yet (issue 3): both drop-in classes say so instead of writing wrong bytes.</summary>
+    [Fact]
+    public void Canonicalization_is_refused_until_it_is_implemented()
+    {
+        using var writer = BinaryXmlDictionaryWriter.Create(new MemoryStream());
+        Assert.False(writer.CanCanonicalize);
+        Assert.Throws<NotSupportedException>(() => writer.StartCanonicalization(new MemoryStream(), false, null));
+        byte[] data = Hex.Parse("40 01 61 83");
+        using var reader = BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, System.Xml.XmlDictionaryReaderQuotas.Max);
+        Assert.False(reader.CanCanonicalize);
+        Assert.Throws<NotSupportedException>(() => reader.StartCanonicalization(new MemoryStream(), false, null));
+    }
 }
