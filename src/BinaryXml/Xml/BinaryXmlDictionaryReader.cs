@@ -53,6 +53,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _arrayItemSize, _arrayCount, _arrayItemsOffset, _arrayDepth;
     private int _arrayNodesRead, _arrayNodes;
     private (string Prefix, string LocalName, string Namespace, XmlDictionaryString? Local, XmlDictionaryString? Ns) _arrayElement;
+    // The names of the open elements by depth, so that an EndElement reuses its element's atomized names.
+    private (string Prefix, string LocalName, string Namespace, XmlDictionaryString? Local, XmlDictionaryString? Ns)[] _openElements = new (string, string, string, XmlDictionaryString?, XmlDictionaryString?)[8];
     private char[] _chars = new char[256];
 
     // xml:lang / xml:space scopes.
@@ -141,6 +143,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _depth = 0;
         _prefix = _localName = _namespace = _value = "";
         _atomic = 0;
+        Array.Clear(_openElements);
         _valueType = typeof(string);
         _attributeCount = 0;
         _attributeIndex = -1;
@@ -400,10 +403,23 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 ReadElement(ref r);
                 return true;
             case BinaryXmlTokenType.EndElement:
-                SetName(ref r, XmlNodeType.EndElement, r.CurrentDepth);
+            {
+                int depth = r.CurrentDepth;
+                if (depth < _openElements.Length && _openElements[depth].LocalName is not null)
+                {
+                    _nodeType = XmlNodeType.EndElement;
+                    _depth = depth;
+                    (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _openElements[depth];
+                    _openElements[depth] = default;
+                }
+                else
+                {
+                    SetName(ref r, XmlNodeType.EndElement, depth);
+                }
                 _value = "";
                 _valueType = typeof(string);
                 return true;
+            }
             case BinaryXmlTokenType.Text:
             {
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
@@ -459,6 +475,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         int depth = r.CurrentDepth;
         bool isArray = r.IsArray;
         SetName(ref r, XmlNodeType.Element, depth);
+        if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
+        _openElements[depth] = (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary);
         _value = "";
         _valueType = typeof(string);
         _attributeCount = 0;
