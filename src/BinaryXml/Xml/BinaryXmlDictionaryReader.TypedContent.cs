@@ -11,25 +11,19 @@ namespace BinaryXml;
 /// </summary>
 public sealed partial class BinaryXmlDictionaryReader
 {
-    private static bool IsAtomicType(RecordType type) => type is RecordType.ZeroText or RecordType.OneText
-        or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text or RecordType.Int64Text or RecordType.UInt64Text
-        or RecordType.FloatText or RecordType.DoubleText or RecordType.DecimalText or RecordType.DateTimeText
-        or RecordType.TimeSpanText or RecordType.UuidText or RecordType.UniqueIdText
-        or RecordType.TrueText or RecordType.FalseText or RecordType.BoolText;
+    /// <summary>A record with a typed value (not text, not bytes): .NET's atomic values.</summary>
+    private static bool IsAtomicType(RecordType type) => RecordTypes.GetValueType(type) is var t && t != typeof(string) && t != typeof(byte[]);
 
     /// <summary>The typed record of the current attribute, or of the current text node when it closes its element.</summary>
     private RecordType CurrentAtomic => _attributeIndex >= 0 ? _attributes[_attributeIndex].Atomic : _nodeType == XmlNodeType.Text ? _atomic : 0;
 
     private BinaryXmlReader AtomicReader() => new(Data, _attributeIndex >= 0 ? _attributes[_attributeIndex].AtomicState : _atomicState);
 
-    private bool OnAtomicValue => CurrentAtomic != 0;
+    private static bool IsInt32Record(RecordType type) => type is RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text;
 
-    private bool IsInt32Record => CurrentAtomic is RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text;
-
-    /// <summary>Reads the atomic value with <paramref name="convert"/>; a text node is then moved past, as .NET does.</summary>
-    private T ReadAtomic<T>(Func<BinaryXmlReader, T> convert)
+    /// <summary>Returns an atomic value once read; a text node is moved past, as .NET does (an attribute stays).</summary>
+    private T Consumed<T>(T value)
     {
-        T value = convert(AtomicReader());
         if (_attributeIndex < 0) Read();
         return value;
     }
@@ -49,42 +43,33 @@ public sealed partial class BinaryXmlDictionaryReader
         }
     }
 
+    // Integer records in range convert directly (the native reader's rule is .NET's); anything else goes through text.
+
     /// <inheritdoc/>
     public override int ReadContentAsInt()
-    {
-        if (OnAtomicValue)
-        {
-            if (IsInt32Record) return ReadAtomic(r => r.GetInt32());
-            if (CurrentAtomic == RecordType.Int64Text && AtomicReader().GetInt64() is >= int.MinValue and <= int.MaxValue) return ReadAtomic(r => (int)r.GetInt64());
-            if (CurrentAtomic == RecordType.UInt64Text && AtomicReader().GetUInt64() <= int.MaxValue) return ReadAtomic(r => (int)r.GetUInt64());
-        }
-        return ReadConverted(XmlConvert.ToInt32, "Int32");
-    }
+        => CurrentAtomic != 0 && AtomicReader().TryGetInt32(out int value) ? Consumed(value) : ReadConverted(XmlConvert.ToInt32, "Int32");
 
     /// <inheritdoc/>
     public override long ReadContentAsLong()
-    {
-        if (OnAtomicValue)
-        {
-            if (IsInt32Record) return ReadAtomic(r => (long)r.GetInt32());
-            if (CurrentAtomic == RecordType.Int64Text) return ReadAtomic(r => r.GetInt64());
-            if (CurrentAtomic == RecordType.UInt64Text && AtomicReader().GetUInt64() <= long.MaxValue) return ReadAtomic(r => (long)r.GetUInt64());
-        }
-        return ReadConverted(XmlConvert.ToInt64, "Int64");
-    }
+        => CurrentAtomic != 0 && AtomicReader().TryGetInt64(out long value) ? Consumed(value) : ReadConverted(XmlConvert.ToInt64, "Int64");
+
+    // Floating-point and decimal reads use narrower rules than the native reader's (a Float record read as decimal
+    // goes through its text, as .NET does), pinned by TypedContentDifferentialTests.
 
     /// <inheritdoc/>
     public override double ReadContentAsDouble()
     {
-        if (OnAtomicValue)
+        RecordType type = CurrentAtomic;
+        if (type != 0)
         {
-            switch (CurrentAtomic)
+            BinaryXmlReader r = AtomicReader();
+            switch (type)
             {
-                case RecordType.DoubleText: return ReadAtomic(r => r.GetDouble());
-                case RecordType.FloatText: return ReadAtomic(r => (double)r.GetSingle());
-                case RecordType.Int64Text: return ReadAtomic(r => (double)r.GetInt64());
-                case RecordType.UInt64Text: return ReadAtomic(r => (double)r.GetUInt64());
-                case var _ when IsInt32Record: return ReadAtomic(r => (double)r.GetInt32());
+                case RecordType.DoubleText: return Consumed(r.GetDouble());
+                case RecordType.FloatText: return Consumed((double)r.GetSingle());
+                case RecordType.Int64Text: return Consumed((double)r.GetInt64());
+                case RecordType.UInt64Text: return Consumed((double)r.GetUInt64());
+                case var _ when IsInt32Record(type): return Consumed((double)r.GetInt32());
             }
         }
         return ReadConverted(XmlConvert.ToDouble, "Double");
@@ -93,16 +78,18 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <inheritdoc/>
     public override float ReadContentAsFloat()
     {
-        if (OnAtomicValue)
+        RecordType type = CurrentAtomic;
+        if (type != 0)
         {
-            switch (CurrentAtomic)
+            BinaryXmlReader r = AtomicReader();
+            switch (type)
             {
-                case RecordType.FloatText: return ReadAtomic(r => r.GetSingle());
-                case RecordType.DoubleText when AtomicReader().GetDouble() is var d && (!double.IsFinite(d) || d is >= float.MinValue and <= float.MaxValue):
-                    return ReadAtomic(r => (float)r.GetDouble());
-                case RecordType.Int64Text: return ReadAtomic(r => (float)r.GetInt64());
-                case RecordType.UInt64Text: return ReadAtomic(r => (float)r.GetUInt64());
-                case var _ when IsInt32Record: return ReadAtomic(r => (float)r.GetInt32());
+                case RecordType.FloatText: return Consumed(r.GetSingle());
+                case RecordType.DoubleText when r.GetDouble() is var d && (!double.IsFinite(d) || d is >= float.MinValue and <= float.MaxValue):
+                    return Consumed((float)d);
+                case RecordType.Int64Text: return Consumed((float)r.GetInt64());
+                case RecordType.UInt64Text: return Consumed((float)r.GetUInt64());
+                case var _ when IsInt32Record(type): return Consumed((float)r.GetInt32());
             }
         }
         return ReadConverted(XmlConvert.ToSingle, "Single");
@@ -111,14 +98,16 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <inheritdoc/>
     public override decimal ReadContentAsDecimal()
     {
-        if (OnAtomicValue)
+        RecordType type = CurrentAtomic;
+        if (type != 0)
         {
-            switch (CurrentAtomic)
+            BinaryXmlReader r = AtomicReader();
+            switch (type)
             {
-                case RecordType.DecimalText: return ReadAtomic(r => r.GetDecimal());
-                case RecordType.Int64Text: return ReadAtomic(r => (decimal)r.GetInt64());
-                case RecordType.UInt64Text: return ReadAtomic(r => (decimal)r.GetUInt64());
-                case var _ when IsInt32Record: return ReadAtomic(r => (decimal)r.GetInt32());
+                case RecordType.DecimalText: return Consumed(r.GetDecimal());
+                case RecordType.Int64Text: return Consumed((decimal)r.GetInt64());
+                case RecordType.UInt64Text: return Consumed((decimal)r.GetUInt64());
+                case var _ when IsInt32Record(type): return Consumed((decimal)r.GetInt32());
             }
         }
         return ReadConverted(XmlConvert.ToDecimal, "Decimal");
@@ -126,59 +115,43 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override bool ReadContentAsBoolean()
-    {
-        if (OnAtomicValue && CurrentAtomic is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText) return ReadAtomic(r => r.GetBoolean());
-        return ReadConverted(XmlConvert.ToBoolean, "Boolean");
-    }
+        => CurrentAtomic is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText ? Consumed(AtomicReader().GetBoolean()) : ReadConverted(XmlConvert.ToBoolean, "Boolean");
 
     /// <inheritdoc/>
     public override DateTime ReadContentAsDateTime()
-    {
-        if (OnAtomicValue && CurrentAtomic == RecordType.DateTimeText) return ReadAtomic(r => r.GetDateTime());
-        return ReadConverted(s => XmlConvert.ToDateTime(s, XmlDateTimeSerializationMode.RoundtripKind), "DateTime");
-    }
+        => CurrentAtomic == RecordType.DateTimeText ? Consumed(AtomicReader().GetDateTime()) : ReadConverted(s => XmlConvert.ToDateTime(s, XmlDateTimeSerializationMode.RoundtripKind), "DateTime");
 
     /// <inheritdoc/>
     public override TimeSpan ReadContentAsTimeSpan()
-    {
-        if (OnAtomicValue && CurrentAtomic == RecordType.TimeSpanText) return ReadAtomic(r => r.GetTimeSpan());
-        return ReadConverted(XmlConvert.ToTimeSpan, "TimeSpan");
-    }
+        => CurrentAtomic == RecordType.TimeSpanText ? Consumed(AtomicReader().GetTimeSpan()) : ReadConverted(XmlConvert.ToTimeSpan, "TimeSpan");
 
     /// <inheritdoc/>
     public override Guid ReadContentAsGuid()
-    {
-        if (OnAtomicValue && CurrentAtomic == RecordType.UuidText) return ReadAtomic(r => r.GetGuid());
-        return ReadConverted(s => Guid.Parse(s.Trim()), "Guid");
-    }
+        => CurrentAtomic == RecordType.UuidText ? Consumed(AtomicReader().GetGuid()) : ReadConverted(s => Guid.Parse(s.Trim()), "Guid");
 
     /// <inheritdoc/>
     public override UniqueId ReadContentAsUniqueId()
-    {
-        if (OnAtomicValue && CurrentAtomic is RecordType.UniqueIdText or RecordType.UuidText) return ReadAtomic(r => r.GetUniqueId());
-        return ReadConverted(s => new UniqueId(s.Trim()), "UniqueId");
-    }
+        => CurrentAtomic is RecordType.UniqueIdText or RecordType.UuidText ? Consumed(AtomicReader().GetUniqueId()) : ReadConverted(s => new UniqueId(s.Trim()), "UniqueId");
 
     /// <inheritdoc/>
     public override object ReadContentAsObject()
     {
-        if (OnAtomicValue)
+        RecordType type = CurrentAtomic;
+        if (type == 0) return ReadContentAsString();
+        BinaryXmlReader r = AtomicReader();
+        return Consumed<object>(type switch
         {
-            return CurrentAtomic switch
-            {
-                RecordType.Int64Text => ReadAtomic(r => (object)r.GetInt64()),
-                RecordType.UInt64Text => ReadAtomic(r => (object)r.GetUInt64()),
-                RecordType.FloatText => ReadAtomic(r => (object)r.GetSingle()),
-                RecordType.DoubleText => ReadAtomic(r => (object)r.GetDouble()),
-                RecordType.DecimalText => ReadAtomic(r => (object)r.GetDecimal()),
-                RecordType.DateTimeText => ReadAtomic(r => (object)r.GetDateTime()),
-                RecordType.TimeSpanText => ReadAtomic(r => (object)r.GetTimeSpan()),
-                RecordType.UuidText => ReadAtomic(r => (object)r.GetGuid()),
-                RecordType.UniqueIdText => ReadAtomic(r => (object)r.GetUniqueId()),
-                RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => ReadAtomic(r => (object)r.GetBoolean()),
-                _ => ReadAtomic(r => (object)r.GetInt32()),
-            };
-        }
-        return ReadContentAsString();
+            RecordType.Int64Text => r.GetInt64(),
+            RecordType.UInt64Text => r.GetUInt64(),
+            RecordType.FloatText => r.GetSingle(),
+            RecordType.DoubleText => r.GetDouble(),
+            RecordType.DecimalText => r.GetDecimal(),
+            RecordType.DateTimeText => r.GetDateTime(),
+            RecordType.TimeSpanText => r.GetTimeSpan(),
+            RecordType.UuidText => r.GetGuid(),
+            RecordType.UniqueIdText => r.GetUniqueId(),
+            RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => r.GetBoolean(),
+            _ => r.GetInt32(),
+        });
     }
 }

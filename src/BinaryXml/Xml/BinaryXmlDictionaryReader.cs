@@ -2,6 +2,8 @@ using System.Buffers;
 using System.Text;
 using System.Xml;
 
+using ElementName = (string Prefix, string LocalName, string Namespace, System.Xml.XmlDictionaryString? Local, System.Xml.XmlDictionaryString? Ns);
+
 namespace BinaryXml;
 
 /// <summary>
@@ -46,15 +48,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _attributeIndex = -1;
     private bool _onAttributeValue;
     // An Array record is presented lazily as repeated elements: node k after the first element is the text of
-    // item k / 3 (k % 3 == 0), its end element (1) or the next item's element (2).
-    private int _arrayRemaining;          // items whose text has not been read, on the element of an item
-    private Type? _arrayType;
+    // item k / 3 (k % 3 == 0), its end element (1) or the next item's element (2). The element's names are those of
+    // _openElements[_arrayDepth].
     private RecordType _arrayItem;
     private int _arrayItemSize, _arrayCount, _arrayItemsOffset, _arrayDepth;
-    private int _arrayNodesRead, _arrayNodes;
-    private (string Prefix, string LocalName, string Namespace, XmlDictionaryString? Local, XmlDictionaryString? Ns) _arrayElement;
+    private int _arrayNodesRead;
     // The names of the open elements by depth, so that an EndElement reuses its element's atomized names.
-    private (string Prefix, string LocalName, string Namespace, XmlDictionaryString? Local, XmlDictionaryString? Ns)[] _openElements = new (string, string, string, XmlDictionaryString?, XmlDictionaryString?)[8];
+    private ElementName[] _openElements = new ElementName[8];
+
+    /// <summary>The nodes of the current Array record after its first element: text, end, element per item.</summary>
+    private int ArrayNodes => 3 * _arrayCount - 1;
+
+    /// <summary>The items whose text has not been read yet (on an item's element: that item and the ones after it).</summary>
+    private int ArrayRemaining => _arrayCount - (_arrayNodesRead + 2) / 3;
     private char[] _chars = new char[256];
 
     // xml:lang / xml:space scopes.
@@ -148,7 +154,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeCount = 0;
         _attributeIndex = -1;
         _onAttributeValue = false;
-        _arrayRemaining = _arrayNodesRead = _arrayNodes = 0;
+        _arrayCount = _arrayNodesRead = 0;
         _xmlScopes.Clear();
     }
 
@@ -367,7 +373,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _readState = ReadState.Interactive;
         _valueDictionary = null;
         _atomic = 0;
-        if (_arrayNodesRead < _arrayNodes)
+        if (_arrayNodesRead < ArrayNodes)
         {
             ReadArrayNode();
             return true;
@@ -525,16 +531,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         int count = r.ArrayLength;
         RecordType item = (RecordType)((byte)r.ArrayItemType & 0xFE);
         BinaryXmlPrimitives.IsArrayItemType(r.ArrayItemType, out int size);
-        Type type = RecordTypes.GetValueType(item);
-        _arrayRemaining = _arrayCount = count;
-        _arrayType = type;
+        _arrayCount = count;
         _arrayItem = item;
         _arrayItemSize = size;
         _arrayItemsOffset = r.TokenStartIndex;
         _arrayDepth = depth;
         _arrayNodesRead = 0;
-        _arrayNodes = 3 * count - 1;
-        _arrayElement = (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary);
     }
 
     private Attr NextAttribute()
@@ -567,8 +569,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             case 0:
                 ReadOnlySpan<byte> item = Data.Slice(_arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
-                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", "", "", BinaryXmlText.FormatValue(_arrayItem, item), _arrayType!);
-                _arrayRemaining--;
+                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", "", "", BinaryXmlText.FormatValue(_arrayItem, item), RecordTypes.GetValueType(_arrayItem));
                 break;
             case 1:
                 SetArrayElementNode(XmlNodeType.EndElement);
@@ -585,7 +586,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _depth = _arrayDepth;
         _value = "";
         _valueType = typeof(string);
-        (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _arrayElement;
+        (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _openElements[_arrayDepth];
     }
 
     private void SetName(ref BinaryXmlReader r, XmlNodeType type, int depth)
@@ -788,14 +789,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Whether the reader is on an element that stands for the items of an Array record, and their type.</summary>
     public override bool IsStartArray([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Type? type)
     {
-        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayRemaining > 0 ? _arrayType : null;
+        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && ArrayRemaining > 0 ? RecordTypes.GetValueType(_arrayItem) : null;
         return type is not null;
     }
 
     /// <inheritdoc/>
     public override bool TryGetArrayLength(out int count)
     {
-        count = IsStartArray(out _) ? _arrayRemaining : 0;
+        count = IsStartArray(out _) ? ArrayRemaining : 0;
         return count > 0;
     }
 
@@ -948,7 +949,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool TryReadArrayItems<T>(string? localName, string? namespaceUri, RecordType item, T[] array, int offset, int count, out int read) where T : unmanaged
     {
         read = 0;
-        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _arrayRemaining == 0 || _arrayItem != item
+        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
             || localName is null || namespaceUri is null || _localName != localName || _namespace != namespaceUri)
             return false;
         ArgumentNullException.ThrowIfNull(array);
@@ -956,8 +957,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, array.Length);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(count, array.Length - offset);
-        int first = _arrayCount - _arrayRemaining;
-        read = Math.Min(count, _arrayRemaining);
+        int first = _arrayCount - ArrayRemaining;
+        read = Math.Min(count, ArrayRemaining);
         int start = _arrayItemsOffset + first * _arrayItemSize;
         try
         {
@@ -968,14 +969,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _readState = ReadState.Error;
             throw;
         }
-        _arrayRemaining -= read;
-        if (_arrayRemaining > 0)
+        if (first + read < _arrayCount)
         {
             _arrayNodesRead = 3 * (first + read); // on the next item's element
         }
         else
         {
-            _arrayNodesRead = _arrayNodes;
+            _arrayNodesRead = ArrayNodes;
             SetArrayElementNode(XmlNodeType.EndElement); // so that Read leaves the element's xml:lang/xml:space scope
             Read();
         }
@@ -1010,7 +1010,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_readState == ReadState.Closed) return;
         _readState = ReadState.Closed;
         ReleaseState();
-        _arrayNodesRead = _arrayNodes = 0;
+        _arrayCount = _arrayNodesRead = 0;
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
         onClose?.Invoke(this);
