@@ -177,19 +177,6 @@ public sealed class DictionaryWriterContractTests
             writer.Flush();
             Assert.Equal(i switch { 0 => "40 01 61 81", 1 => "40 01 61 83", _ => "40 01 61 99 01 32" }, Hex.Format(stream.ToArray()));
         }
-        Assert.False(writer.CanCanonicalize);
-    }
-
-    /// <summary>Canonicalization is not implemented yet (issue 3): both drop-in classes say so instead of writing wrong bytes.</summary>
-    [Fact]
-    public void Canonicalization_is_refused_until_it_is_implemented()
-    {
-        using var writer = BinaryXmlDictionaryWriter.Create(new MemoryStream());
-        Assert.False(writer.CanCanonicalize);
-        Assert.Throws<NotSupportedException>(() => writer.StartCanonicalization(new MemoryStream(), false, null));
-        byte[] data = Hex.Parse("40 01 61 83");
-        using var reader = BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, System.Xml.XmlDictionaryReaderQuotas.Max);
-        Assert.False(reader.CanCanonicalize);
-        Assert.Throws<NotSupportedException>(() => reader.StartCanonicalization(new MemoryStream(), false, null));
+        Assert.True(writer.CanCanonicalize);
     }
 }

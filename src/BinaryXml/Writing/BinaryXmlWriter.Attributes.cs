@@ -158,6 +158,7 @@ public sealed partial class BinaryXmlWriter
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
         }
+        LastResolvedPrefix = prefix;
         _writeState = WriteState.Attribute;
     }
 
@@ -238,11 +239,12 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
         if (prefix is null)
         {
-            if (_nsMgr.LookupPrefix(ns) is null) GeneratePrefix(ns, null);
+            LastResolvedPrefix = _nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null);
         }
         else
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, null);
+            LastResolvedPrefix = prefix;
         }
     }
 
@@ -255,11 +257,12 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
         if (prefix is null)
         {
-            if (_nsMgr.LookupPrefix(ns.Value) is null) GeneratePrefix(ns.Value, ns);
+            LastResolvedPrefix = _nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns);
         }
         else
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns.Value, ns);
+            LastResolvedPrefix = prefix;
         }
     }
 

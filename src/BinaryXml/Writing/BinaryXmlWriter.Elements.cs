@@ -32,6 +32,22 @@ public sealed partial class BinaryXmlWriter
     /// <summary>The number of open elements.</summary>
     public int CurrentDepth => _depth;
 
+    /// <summary>
+    /// The prefix the last element, attribute, xmlns declaration or qualified name was written with, after
+    /// resolution (found in scope or generated). Canonicalization replays calls with it.
+    /// </summary>
+    internal string LastResolvedPrefix { get; private set; } = string.Empty;
+
+    /// <summary>Adds the namespace declarations in scope (newest per prefix) to <paramref name="into"/>.</summary>
+    internal void CopyInScopeDeclarations(List<KeyValuePair<string, string>> into) => _nsMgr.CopyInScopeDeclarations(into);
+
+    /// <summary>Closes a pending start tag (its xmlns records are written), as .NET does before canonicalizing.</summary>
+    internal void CloseStartTag()
+    {
+        ThrowIfClosed();
+        FlushElement();
+    }
+
     /// <summary>The prefix bound to a namespace in the current scope, or null.</summary>
     public string? LookupPrefix(string ns)
     {
@@ -166,6 +182,7 @@ public sealed partial class BinaryXmlWriter
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
         }
+        LastResolvedPrefix = prefix;
     }
 
     private void EnterScope()

@@ -173,6 +173,18 @@ public sealed partial class BinaryXmlWriter
             _last = -1;
         }
 
+        /// <summary>
+        /// The declarations in scope, newest binding per prefix, in declaration order, without the implicit default
+        /// binding: what .NET's writer hands its canonical writer when canonicalization starts.
+        /// </summary>
+        public void CopyInScopeDeclarations(List<KeyValuePair<string, string>> into)
+        {
+            for (int i = 1; i < _count; i++)
+            {
+                if (!IsRedeclaredAfter(i, _ns[i].Prefix)) into.Add(new(_ns[i].Prefix, _ns[i].Uri));
+            }
+        }
+
         private bool IsRedeclaredAfter(int index, string prefix)
         {
             for (int j = index + 1; j < _count; j++)

@@ -9,9 +9,9 @@ namespace BinaryXml;
 /// <remarks>
 /// Members that .NET's binary writer inherits from <see cref="XmlDictionaryWriter"/> or <see cref="XmlWriter"/>
 /// (the <see cref="XmlDictionaryString"/> array overloads, <c>WriteNode</c>, <c>WriteValue(DateTimeOffset)</c>,
-/// <c>WriteValue(IStreamProvider)</c>, …) are inherited here too, so they behave identically. Canonicalization
-/// (<see cref="XmlDictionaryWriter.StartCanonicalization(Stream, bool, string[])"/>) is not supported yet:
-/// <see cref="XmlDictionaryWriter.CanCanonicalize"/> is false.
+/// <c>WriteValue(IStreamProvider)</c>, …) are inherited here too, so they behave identically.
+/// <see cref="StartCanonicalization"/> canonicalizes what is written next (exclusive C14N, as .NET does, through .NET's
+/// own canonical writer); while it is on, arrays are written as repeated elements, as .NET's writer does.
 /// Reuse an instance across messages with <see cref="SetOutput"/>.
 /// </remarks>
 public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer
@@ -19,6 +19,10 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     private readonly BinaryXmlWriter _writer;
     private char[]? _chars;
     private byte[]? _bytes;
+    private CanonicalizationTee? _tee;
+
+    /// <summary>While canonicalizing: the writer each node-level call is replayed into, with resolved prefixes.</summary>
+    private XmlDictionaryWriter? _c14n;
 
     private BinaryXmlDictionaryWriter(Stream stream, IXmlDictionary? dictionary, XmlBinaryWriterSession? session, bool ownsStream)
     {
@@ -37,6 +41,48 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     {
         ArgumentNullException.ThrowIfNull(stream);
         _writer.Reset(stream, dictionary, session, ownsStream);
+        _c14n = null;
+    }
+
+    // ---- Canonicalization ----------------------------------------------------------------------------------------
+
+    /// <summary>Always true: exclusive canonicalization is supported.</summary>
+    public override bool CanCanonicalize => true;
+
+    /// <summary>
+    /// Starts writing the exclusive canonical form (C14N, with or without comments, with optional inclusive
+    /// prefixes) of everything written next to <paramref name="stream"/>, as .NET's binary writer does: the
+    /// namespace declarations in scope are known to the canonicalizer, and arrays are written as repeated elements
+    /// until <see cref="EndCanonicalization"/>.
+    /// </summary>
+    public override void StartCanonicalization(Stream stream, bool includeComments, string[]? inclusivePrefixes)
+    {
+        ThrowIfClosed();
+        if (_c14n is not null) throw new InvalidOperationException("Canonicalization already started.");
+        _writer.CloseStartTag();
+        _tee ??= new CanonicalizationTee();
+        _writer.CopyInScopeDeclarations(_tee.InScope);
+        _tee.Start(stream, includeComments, inclusivePrefixes, _writer.CurrentDepth);
+        _c14n = _tee.Writer;
+    }
+
+    /// <summary>Stops canonicalizing; the canonical bytes are flushed to the stream given to <see cref="StartCanonicalization"/>.</summary>
+    public override void EndCanonicalization()
+    {
+        ThrowIfClosed();
+        if (_c14n is null) throw new InvalidOperationException("Canonicalization not started.");
+        _c14n = null;
+        _tee!.End();
+    }
+
+    /// <summary>
+    /// Refuses to close an element that was open before canonicalization started: the canonical form would not be
+    /// well-formed (.NET's writer fails there with an IndexOutOfRangeException or a NullReferenceException).
+    /// </summary>
+    private void CheckCanonicalEnd(int depth)
+    {
+        if (_c14n is not null && depth <= _tee!.StartDepth)
+            throw new InvalidOperationException("An element that was open when canonicalization started cannot be closed before EndCanonicalization.");
     }
 
     /// <inheritdoc/>
@@ -52,23 +98,46 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     public override string? LookupPrefix(string ns) => _writer.LookupPrefix(ns);
 
     /// <inheritdoc/>
-    public override void Flush() => _writer.Flush();
+    public override void Flush()
+    {
+        _writer.Flush();
+        _c14n?.Flush();
+    }
+
+    /// <summary>Closes the writer; while canonicalizing, the canonical form is completed and flushed first.</summary>
+    public override void Close()
+    {
+        if (_c14n is not null && _writer.WriteState != WriteState.Closed)
+        {
+            while (_writer.CurrentDepth > _tee!.StartDepth) WriteEndElement();
+            _c14n = null;
+            _tee.End();
+        }
+        _writer.Close();
+    }
 
     /// <inheritdoc/>
-    public override void Close() => _writer.Close();
-
-    /// <inheritdoc/>
-    public override void WriteStartDocument() => _writer.WriteStartDocument();
+    public override void WriteStartDocument()
+    {
+        _writer.WriteStartDocument();
+        _c14n?.WriteStartDocument();
+    }
 
     /// <inheritdoc/>
     public override void WriteStartDocument(bool standalone)
     {
         ThrowIfClosed();
         _writer.WriteStartDocument();
+        _c14n?.WriteStartDocument(standalone);
     }
 
     /// <inheritdoc/>
-    public override void WriteEndDocument() => _writer.WriteEndDocument();
+    public override void WriteEndDocument()
+    {
+        CheckCanonicalEnd(1);
+        _writer.WriteEndDocument();
+        _c14n?.WriteEndDocument();
+    }
 
     /// <inheritdoc/>
     public override void WriteDocType(string name, string? pubid, string? sysid, string? subset)
@@ -87,6 +156,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     {
         ThrowIfClosed();
         _writer.WriteString(name);
+        _c14n?.WriteName(name);
     }
 
     /// <summary>Only the XML declaration is accepted (it writes nothing), as in .NET's binary writer.</summary>
@@ -95,46 +165,105 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         ThrowIfClosed();
         if (name != "xml") throw new ArgumentException("Processing instructions (other than the XML declaration) and DTDs are not supported.", nameof(name));
         if (_writer.WriteState != WriteState.Start) throw new InvalidOperationException("XML declaration can only be written at the beginning of the document.");
+        _c14n?.WriteProcessingInstruction(name, text);
     }
 
     /// <inheritdoc/>
-    public override void WriteStartElement(string? prefix, string localName, string? ns) => _writer.WriteStartElement(prefix, localName, ns);
+    public override void WriteStartElement(string? prefix, string localName, string? ns)
+    {
+        _writer.WriteStartElement(prefix, localName, ns);
+        _c14n?.WriteStartElement(_writer.LastResolvedPrefix, localName, ns);
+    }
 
     /// <inheritdoc/>
-    public override void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri) => _writer.WriteStartElement(prefix, localName, namespaceUri);
+    public override void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
+    {
+        _writer.WriteStartElement(prefix, localName, namespaceUri);
+        _c14n?.WriteStartElement(_writer.LastResolvedPrefix, localName.Value, namespaceUri?.Value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteEndElement() => _writer.WriteEndElement();
+    public override void WriteEndElement()
+    {
+        CheckCanonicalEnd(_writer.CurrentDepth);
+        _writer.WriteEndElement();
+        _c14n?.WriteEndElement();
+    }
 
     /// <inheritdoc/>
-    public override void WriteFullEndElement() => _writer.WriteFullEndElement();
+    public override void WriteFullEndElement()
+    {
+        CheckCanonicalEnd(_writer.CurrentDepth);
+        _writer.WriteFullEndElement();
+        _c14n?.WriteFullEndElement();
+    }
 
     /// <inheritdoc/>
-    public override void WriteStartAttribute(string? prefix, string localName, string? ns) => _writer.WriteStartAttribute(prefix, localName, ns);
+    public override void WriteStartAttribute(string? prefix, string localName, string? ns)
+    {
+        _writer.WriteStartAttribute(prefix, localName, ns);
+        _c14n?.WriteStartAttribute(ReplayPrefix(prefix), localName, ns);
+    }
 
     /// <inheritdoc/>
-    public override void WriteStartAttribute(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri) => _writer.WriteStartAttribute(prefix, localName, namespaceUri);
+    public override void WriteStartAttribute(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
+    {
+        _writer.WriteStartAttribute(prefix, localName, namespaceUri);
+        _c14n?.WriteStartAttribute(ReplayPrefix(prefix), localName.Value, namespaceUri?.Value);
+    }
+
+    /// <summary>The attribute prefix to replay: as resolved, except xml/xmlns attributes, which are replayed as given.</summary>
+    private string? ReplayPrefix(string? prefix)
+        => _writer.LastResolvedPrefix is "xml" or "xmlns" ? prefix : _writer.LastResolvedPrefix;
 
     /// <inheritdoc/>
-    public override void WriteEndAttribute() => _writer.WriteEndAttribute();
+    public override void WriteEndAttribute()
+    {
+        _writer.WriteEndAttribute();
+        _c14n?.WriteEndAttribute();
+    }
 
     /// <inheritdoc/>
-    public override void WriteXmlnsAttribute(string? prefix, string namespaceUri) => _writer.WriteXmlnsAttribute(prefix, namespaceUri);
+    public override void WriteXmlnsAttribute(string? prefix, string namespaceUri)
+    {
+        _writer.WriteXmlnsAttribute(prefix, namespaceUri);
+        _c14n?.WriteXmlnsAttribute(_writer.LastResolvedPrefix, namespaceUri);
+    }
 
     /// <inheritdoc/>
-    public override void WriteXmlnsAttribute(string? prefix, XmlDictionaryString namespaceUri) => _writer.WriteXmlnsAttribute(prefix, namespaceUri);
+    public override void WriteXmlnsAttribute(string? prefix, XmlDictionaryString namespaceUri)
+    {
+        _writer.WriteXmlnsAttribute(prefix, namespaceUri);
+        _c14n?.WriteXmlnsAttribute(_writer.LastResolvedPrefix, namespaceUri.Value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteComment(string? text) => _writer.WriteComment(text);
+    public override void WriteComment(string? text)
+    {
+        _writer.WriteComment(text);
+        _c14n?.WriteComment(text);
+    }
 
     /// <inheritdoc/>
-    public override void WriteCData(string? text) => _writer.WriteCData(text);
+    public override void WriteCData(string? text)
+    {
+        _writer.WriteCData(text);
+        _c14n?.WriteCData(text);
+    }
 
     /// <inheritdoc/>
-    public override void WriteWhitespace(string? ws) => _writer.WriteWhitespace(ws);
+    public override void WriteWhitespace(string? ws)
+    {
+        _writer.WriteWhitespace(ws);
+        _c14n?.WriteWhitespace(ws);
+    }
 
     /// <inheritdoc/>
-    public override void WriteString(string? text) => _writer.WriteString(text);
+    public override void WriteString(string? text)
+    {
+        _writer.WriteString(text);
+        _c14n?.WriteString(text);
+    }
 
     /// <inheritdoc/>
     public override void WriteString(XmlDictionaryString? value)
@@ -142,76 +271,166 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
         _writer.WriteString(value);
+        _c14n?.WriteString(value.Value);
     }
 
     /// <inheritdoc/>
-    public override void WriteChars(char[] buffer, int index, int count) => _writer.WriteChars(buffer, index, count);
+    public override void WriteChars(char[] buffer, int index, int count)
+    {
+        _writer.WriteChars(buffer, index, count);
+        _c14n?.WriteChars(buffer, index, count);
+    }
 
     /// <inheritdoc/>
-    public override void WriteRaw(string data) => _writer.WriteRaw(data);
+    public override void WriteRaw(string data)
+    {
+        _writer.WriteRaw(data);
+        _c14n?.WriteRaw(data);
+    }
 
     /// <inheritdoc/>
-    public override void WriteRaw(char[] buffer, int index, int count) => _writer.WriteRaw(buffer, index, count);
+    public override void WriteRaw(char[] buffer, int index, int count)
+    {
+        _writer.WriteRaw(buffer, index, count);
+        _c14n?.WriteRaw(buffer, index, count);
+    }
 
     /// <inheritdoc/>
-    public override void WriteCharEntity(char ch) => _writer.WriteCharEntity(ch);
+    public override void WriteCharEntity(char ch)
+    {
+        _writer.WriteCharEntity(ch);
+        _c14n?.WriteCharEntity(ch);
+    }
 
     /// <inheritdoc/>
-    public override void WriteSurrogateCharEntity(char lowChar, char highChar) => _writer.WriteSurrogateCharEntity(lowChar, highChar);
+    public override void WriteSurrogateCharEntity(char lowChar, char highChar)
+    {
+        _writer.WriteSurrogateCharEntity(lowChar, highChar);
+        _c14n?.WriteSurrogateCharEntity(lowChar, highChar);
+    }
 
     /// <inheritdoc/>
-    public override void WriteBase64(byte[] buffer, int index, int count) => _writer.WriteBase64(buffer, index, count);
+    public override void WriteBase64(byte[] buffer, int index, int count)
+    {
+        _writer.WriteBase64(buffer, index, count);
+        _c14n?.WriteBase64(buffer, index, count);
+    }
 
     /// <inheritdoc/>
-    public override void WriteBinHex(byte[] buffer, int index, int count) => _writer.WriteBinHex(buffer, index, count);
+    public override void WriteBinHex(byte[] buffer, int index, int count)
+    {
+        _writer.WriteBinHex(buffer, index, count);
+        _c14n?.WriteBinHex(buffer, index, count);
+    }
 
     /// <inheritdoc/>
-    public override void WriteQualifiedName(string localName, string? ns) => _writer.WriteQualifiedName(localName, ns);
+    public override void WriteQualifiedName(string localName, string? ns)
+    {
+        _writer.WriteQualifiedName(localName, ns);
+        if (_c14n is not null) ReplayQualifiedName(localName, ns);
+    }
 
     /// <inheritdoc/>
-    public override void WriteQualifiedName(XmlDictionaryString localName, XmlDictionaryString? namespaceUri) => _writer.WriteQualifiedName(localName, namespaceUri);
+    public override void WriteQualifiedName(XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
+    {
+        _writer.WriteQualifiedName(localName, namespaceUri);
+        if (_c14n is not null) ReplayQualifiedName(localName.Value, namespaceUri?.Value);
+    }
+
+    /// <summary>
+    /// Replays a qualified name as the text it stands for, with the prefix this writer chose; when that prefix was
+    /// generated (inside an attribute), the replay writer generates the same one from the same scope.
+    /// </summary>
+    private void ReplayQualifiedName(string localName, string? ns)
+    {
+        if (_c14n!.LookupPrefix(ns ?? string.Empty) is null)
+        {
+            _c14n.WriteQualifiedName(localName, ns);
+            return;
+        }
+        string prefix = _writer.LastResolvedPrefix;
+        _c14n.WriteString(prefix.Length == 0 ? localName : string.Concat(prefix, ":", localName));
+    }
 
     // ---- Typed values ------------------------------------------------------------------------------------------
 
     /// <inheritdoc/>
-    public override void WriteValue(bool value) => _writer.WriteValue(value);
+    public override void WriteValue(bool value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(int value) => _writer.WriteValue(value);
+    public override void WriteValue(int value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(long value) => _writer.WriteValue(value);
+    public override void WriteValue(long value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(float value) => _writer.WriteValue(value);
+    public override void WriteValue(float value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(double value) => _writer.WriteValue(value);
+    public override void WriteValue(double value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(decimal value) => _writer.WriteValue(value);
+    public override void WriteValue(decimal value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(DateTime value) => _writer.WriteValue(value);
+    public override void WriteValue(DateTime value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
     public override void WriteValue(string? value)
     {
         ThrowIfClosed();
         _writer.WriteString(value);
+        _c14n?.WriteValue(value);
     }
 
     /// <inheritdoc/>
-    public override void WriteValue(Guid value) => _writer.WriteValue(value);
+    public override void WriteValue(Guid value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
-    public override void WriteValue(TimeSpan value) => _writer.WriteValue(value);
+    public override void WriteValue(TimeSpan value)
+    {
+        _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
+    }
 
     /// <inheritdoc/>
     public override void WriteValue(UniqueId value)
     {
         ThrowIfClosed();
         _writer.WriteValue(value);
+        _c14n?.WriteValue(value);
     }
 
     /// <inheritdoc/>
@@ -228,10 +447,26 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         ArgumentNullException.ThrowIfNull(value);
         switch (value)
         {
-            case object[] items: WriteList(items); break;
-            case Array array: WriteList(array); break;
+            case Array array:
+            {
+                // The items are replayed as one list, not through the members WriteList may call.
+                XmlDictionaryWriter? c14n = _c14n;
+                _c14n = null;
+                try
+                {
+                    WriteList(array);
+                }
+                finally
+                {
+                    _c14n = c14n;
+                }
+                c14n?.WriteValue(value);
+                break;
+            }
             case IStreamProvider provider: base.WriteValue(provider); break;
-            default: WritePrimitiveValue(value); break;
+            default:
+                if (WritePrimitiveValue(value)) _c14n?.WriteValue(value);
+                break;
         }
     }
 
@@ -242,7 +477,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         _writer.WriteEndList();
     }
 
-    private void WritePrimitiveValue(object value)
+    /// <summary>
+    /// Writes one primitive value; false when it went through another overridable member (which replays it for
+    /// canonicalization itself).
+    /// </summary>
+    private bool WritePrimitiveValue(object value)
     {
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
@@ -257,15 +496,16 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
             case DateTime v: _writer.WriteValue(v); break;
             case float v: _writer.WriteValue(v); break;
             case decimal v: _writer.WriteValue(v); break;
-            case XmlDictionaryString v: WriteString(v); break;
+            case XmlDictionaryString v: WriteString(v); return false;
             case UniqueId v: _writer.WriteValue(v); break;
             case Guid v: _writer.WriteValue(v); break;
             case TimeSpan v: _writer.WriteValue(v); break;
             default:
                 if (value.GetType().IsArray) throw new ArgumentException("Nested arrays are not supported.", nameof(value));
                 base.WriteValue(value);
-                break;
+                return false;
         }
+        return true;
     }
 
     // ---- Arrays: the string-named overloads, as .NET's binary writer overrides them ------------------------------
@@ -282,6 +522,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, bool[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -289,6 +534,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, short[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -296,6 +546,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, int[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -303,6 +558,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, long[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -310,6 +570,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, float[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -317,6 +582,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, double[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -324,6 +594,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, decimal[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -331,6 +606,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, DateTime[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -338,6 +618,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, Guid[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
@@ -345,6 +630,11 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, TimeSpan[] array, int offset, int count)
     {
+        if (_c14n is not null)
+        {
+            base.WriteArray(prefix, localName, namespaceUri, array, offset, count);
+            return;
+        }
         CheckArray(array, offset, count);
         _writer.WriteArray(prefix, localName, namespaceUri, array.AsSpan(offset, count));
     }
