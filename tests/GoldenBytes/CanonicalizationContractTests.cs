@@ -11,7 +11,7 @@ namespace BinaryXml.Tests;
 /// </summary>
 public sealed class CanonicalizationContractTests
 {
-    private static readonly XmlDictionary Dictionary = CreateDictionary();
+    internal static readonly XmlDictionary Dictionary = CreateDictionary();
     private static readonly XmlDictionaryString Envelope = Dictionary.Add("Envelope");
     private static readonly XmlDictionaryString EnvNs = Dictionary.Add("http://www.w3.org/2003/05/soap-envelope");
     private static readonly XmlDictionaryString Body = Dictionary.Add("Body");
@@ -29,7 +29,7 @@ public sealed class CanonicalizationContractTests
         { true, "# q" },
     };
 
-    private static string[]? Prefixes(string list)
+    internal static string[]? Prefixes(string list)
         => list.Length == 0 ? null : list.Split(' ').Select(p => p == "#" ? "" : p).ToArray();
 
     private sealed record Outcome(string Binary, string Canonical, Type? Error, string? ErrorMessage = null);
@@ -74,7 +74,7 @@ public sealed class CanonicalizationContractTests
         return inBox.Canonical;
     }
 
-    private static void WriteRichContent(XmlDictionaryWriter w)
+    internal static void WriteRichContent(XmlDictionaryWriter w)
     {
         w.WriteStartElement(null, "a", "urn:x");
         w.WriteAttributeString("z", "1");
@@ -133,7 +133,7 @@ public sealed class CanonicalizationContractTests
         w.WriteEndElement();
     }
 
-    private static void WriteArrays(XmlDictionaryWriter w)
+    internal static void WriteArrays(XmlDictionaryWriter w)
     {
         w.WriteStartElement("arrays");
         w.WriteArray(null, "b", null, new[] { true, false }, 0, 2);
@@ -151,7 +151,7 @@ public sealed class CanonicalizationContractTests
         w.WriteEndElement();
     }
 
-    private static void Envelope_(XmlDictionaryWriter w)
+    internal static void WriteEnvelopeStart(XmlDictionaryWriter w)
     {
         w.WriteStartElement("s", Envelope, EnvNs);
         w.WriteXmlnsAttribute("q", "urn:q");
@@ -166,7 +166,7 @@ public sealed class CanonicalizationContractTests
     {
         string canonical = SameAndValid((w, c) =>
         {
-            Envelope_(w);
+            WriteEnvelopeStart(w);
             w.StartCanonicalization(c, includeComments, Prefixes(inclusive));
             w.WriteStartElement("s", Body, EnvNs);
             WriteRichContent(w);
@@ -185,7 +185,7 @@ public sealed class CanonicalizationContractTests
     {
         string canonical = SameAndValid((w, c) =>
         {
-            Envelope_(w);
+            WriteEnvelopeStart(w);
             WriteArrays(w);
             w.StartCanonicalization(c, includeComments, Prefixes(inclusive));
             WriteArrays(w);
@@ -205,7 +205,7 @@ public sealed class CanonicalizationContractTests
             w.StartCanonicalization(c, includeComments, Prefixes(inclusive));
             w.WriteStartDocument();
             w.WriteComment("before the root");
-            Envelope_(w);
+            WriteEnvelopeStart(w);
             WriteRichContent(w);
             WriteArrays(w);
             w.WriteEndElement();
@@ -235,6 +235,41 @@ public sealed class CanonicalizationContractTests
             w.EndCanonicalization();
             w.WriteEndElement();
         });
+    }
+
+    /// <summary>
+    /// Outside any canonicalized element .NET keeps typed values (formatted characters) and drops text: the same here,
+    /// for every typed value, lists, base64 held back before canonicalization started, and DateTimeOffset.
+    /// </summary>
+    [Fact]
+    public void Typed_values_and_text_outside_the_canonicalized_elements_are_kept_or_dropped_alike()
+    {
+        string canonical = SameAndValid((w, c) =>
+        {
+            w.WriteStartElement("a");
+            w.WriteBase64([1, 2, 3, 4], 0, 4);
+            w.StartCanonicalization(c, true, null);
+            w.WriteBase64([5], 0, 1);
+            w.WriteString("dropped");
+            w.WriteValue(5);
+            w.WriteValue(5L);
+            w.WriteValue(1.5f);
+            w.WriteValue(1.5);
+            w.WriteValue(1.5m);
+            w.WriteValue(new DateTime(2000, 1, 1, 1, 2, 3, DateTimeKind.Local).AddTicks(5));
+            w.WriteValue(new DateTimeOffset(2000, 1, 1, 0, 0, 0, TimeSpan.FromHours(2)));
+            w.WriteValue(Guid.Empty);
+            w.WriteValue(TimeSpan.FromSeconds(1));
+            w.WriteValue(new UniqueId(Guid.Empty));
+            w.WriteValue(true);
+            w.WriteValue((object)ulong.MaxValue);
+            w.WriteValue(new object[] { 1, "s", 2.5, new DateTime(2000, 1, 1), true, Guid.Empty });
+            w.WriteComment("kept");
+            w.EndCanonicalization();
+            w.WriteEndElement();
+        });
+        Assert.DoesNotContain("dropped", canonical);
+        Assert.Contains("2000-01-01T01:02:03.0000005", canonical);
     }
 
     [Fact]

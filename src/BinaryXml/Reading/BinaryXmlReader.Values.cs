@@ -134,6 +134,26 @@ public ref partial struct BinaryXmlReader
         return false;
     }
 
+    /// <summary>
+    /// Adds the namespace declarations in scope (newest per prefix, in declaration order) to <paramref name="into"/>:
+    /// what .NET's reader hands its canonical writer when canonicalization starts.
+    /// </summary>
+    internal readonly void CopyInScopeDeclarations(List<KeyValuePair<string, string>> into)
+    {
+        for (int i = 0; i < _s._namespaceCount; i++)
+        {
+            ParseAttribute(_s._namespaces![i], out NameRef prefix, out _, out NameRef uri, out _);
+            ReadOnlySpan<byte> p = NameBytes(prefix);
+            bool redeclared = false;
+            for (int j = i + 1; j < _s._namespaceCount && !redeclared; j++)
+            {
+                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _);
+                redeclared = NameBytes(other).SequenceEqual(p);
+            }
+            if (!redeclared) into.Add(new(GetName(prefix).ToString(), GetName(uri).ToString()));
+        }
+    }
+
     // ---- Values ----------------------------------------------------------------------------------------------
 
     /// <summary>Whether the token has a value: Text, Attribute, NamespaceDeclaration, Comment and ArrayData do.</summary>

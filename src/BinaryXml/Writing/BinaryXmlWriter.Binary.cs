@@ -4,6 +4,9 @@ public sealed partial class BinaryXmlWriter
 {
     // Bytes held back so that every Bytes record but the last has a length divisible by 3 (dotnet-behaviour 2.6).
     private byte[] _trailBytes = new byte[3];
+
+    /// <summary>The base64 bytes (at most two) held back until the next call completes a 3-byte group.</summary>
+    internal ReadOnlySpan<byte> PendingBase64Bytes => _trailBytes.AsSpan(0, _trailByteCount);
     private int _trailByteCount;
 
     /// <summary>Writes binary data as Bytes records (rendered base64), holding back 1–2 bytes between calls as .NET does.</summary>

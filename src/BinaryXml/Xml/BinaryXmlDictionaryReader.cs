@@ -15,7 +15,8 @@ namespace BinaryXml;
 /// <remarks>
 /// Malformed input throws <see cref="BinaryXmlException"/> (an <see cref="XmlException"/>) with the byte offset.
 /// Reuse an instance with <see cref="SetInput(byte[], int, int, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?, OnXmlDictionaryReaderClose?)"/>.
-/// Canonicalization is not supported.
+/// <see cref="StartCanonicalization"/> canonicalizes the nodes read next (exclusive C14N, through .NET's own canonical
+/// writer), starting with the current one, as .NET's reader does.
 /// </remarks>
 public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXmlBinaryReaderInitializer
 {
@@ -40,6 +41,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string _prefix = "", _localName = "", _namespace = "";
     private string? _value = "";          // null: the atomic typed value below, formatted on first use
     private RecordType _atomic;            // the current text node's typed …WithEndElement record (even form), or 0
+    private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
     private BinaryXmlReaderState _atomicState;
     private Type _valueType = typeof(string);
     private XmlDictionaryString? _localDictionary, _namespaceDictionary, _valueDictionary;
@@ -367,6 +369,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool Read()
     {
         if (_readState is ReadState.Closed or ReadState.EndOfFile) return false;
+        if (_c14n is not null) CanonicalizeNode();
         _attributeIndex = -1;
         _onAttributeValue = false;
         if (_nodeType == XmlNodeType.EndElement) PopXmlScope(_depth);
@@ -432,6 +435,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 bool bytes = r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
                 Type type = withEnd || bytes ? RecordTypes.GetValueType(r.ValueType) : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
+                _textRecord = r.ValueType;
                 if (withEnd && IsAtomicType(r.ValueType))
                 {
                     // A typed value closing its element (.NET's "atomic" value): kept as the record, converted
@@ -449,6 +453,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case BinaryXmlTokenType.StartList:
             {
                 int depth = r.CurrentDepth;
+                _textRecord = RecordType.StartListText;
                 SetNode(XmlNodeType.Text, depth, "", "", "", ReadListItems(ref r), typeof(string));
                 return true;
             }
@@ -569,6 +574,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             case 0:
                 ReadOnlySpan<byte> item = Data.Slice(_arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
+                _textRecord = _arrayItem;
                 SetNode(XmlNodeType.Text, _arrayDepth + 1, "", "", "", BinaryXmlText.FormatValue(_arrayItem, item), RecordTypes.GetValueType(_arrayItem));
                 break;
             case 1:
@@ -949,7 +955,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool TryReadArrayItems<T>(string? localName, string? namespaceUri, RecordType item, T[] array, int offset, int count, out int read) where T : unmanaged
     {
         read = 0;
-        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
+        // While canonicalizing, arrays are read node by node (so that every node is canonicalized), as in .NET.
+        if (_c14n is not null || _nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
             || localName is null || namespaceUri is null || _localName != localName || _namespace != namespaceUri)
             return false;
         ArgumentNullException.ThrowIfNull(array);

@@ -59,19 +59,30 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     {
         ThrowIfClosed();
         if (_c14n is not null) throw new InvalidOperationException("Canonicalization already started.");
+        // .NET's writer starts anyway and fails later (NullReferenceException) or canonicalizes the rest of the
+        // attribute outside any element; the canonical form would not be well-formed.
+        if (_writer.WriteState == WriteState.Attribute) throw new InvalidOperationException("Canonicalization cannot start inside an attribute.");
         _writer.CloseStartTag();
         _tee ??= new CanonicalizationTee();
         _writer.CopyInScopeDeclarations(_tee.InScope);
-        _tee.Start(stream, includeComments, inclusivePrefixes, _writer.CurrentDepth);
+        _tee.Start(stream, includeComments, inclusivePrefixes, _writer.CurrentDepth, enclose: _writer.CurrentDepth > 0);
         _c14n = _tee.Writer;
+        // Base64 bytes held back before canonicalization started are written during it, so canonicalized (as in .NET).
+        ReadOnlySpan<byte> pending = _writer.PendingBase64Bytes;
+        if (!pending.IsEmpty) _c14n.WriteBase64(pending.ToArray(), 0, pending.Length);
     }
 
-    /// <summary>Stops canonicalizing; the canonical bytes are flushed to the stream given to <see cref="StartCanonicalization"/>.</summary>
+    /// <summary>
+    /// Stops canonicalizing; the canonical bytes are flushed to the stream given to <see cref="StartCanonicalization"/>
+    /// and, as in .NET, the binary bytes to the output.
+    /// </summary>
     public override void EndCanonicalization()
     {
         ThrowIfClosed();
         if (_c14n is null) throw new InvalidOperationException("Canonicalization not started.");
         _c14n = null;
+        // .NET flushes its binary output here too (the flush decides later end-element folding like any Flush).
+        _writer.Flush();
         _tee!.End();
     }
 
@@ -400,7 +411,9 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     public override void WriteValue(DateTime value)
     {
         _writer.WriteValue(value);
-        _c14n?.WriteValue(value);
+        // .NET's binary writer canonicalizes a DateTime as formatted characters, kept even outside the root; its text
+        // writer (the replay writer) as text to escape, dropped there. Replayed raw, as the binary writer does.
+        _c14n?.WriteRaw(XmlConvert.ToString(value, XmlDateTimeSerializationMode.RoundtripKind));
     }
 
     /// <inheritdoc/>

@@ -30,14 +30,15 @@ internal sealed class CanonicalizationTee
     public int StartDepth { get; private set; }
 
     /// <summary>
-    /// Starts canonicalizing to <paramref name="stream"/>. With <paramref name="depth"/> 0 the replay writer is at the
-    /// document level; otherwise it is inside one element that declares the <see cref="InScope"/> namespaces.
+    /// Starts canonicalizing to <paramref name="stream"/>. With <paramref name="enclose"/> false the replay writer is
+    /// at the document level (a writer at depth 0); otherwise it is inside one element that declares the
+    /// <see cref="InScope"/> namespaces. <paramref name="depth"/> is the depth of the canonicalized document then.
     /// </summary>
-    public void Start(Stream stream, bool includeComments, string[]? inclusivePrefixes, int depth)
+    public void Start(Stream stream, bool includeComments, string[]? inclusivePrefixes, int depth, bool enclose)
     {
         ((IXmlTextWriterInitializer)_writer).SetOutput(Stream.Null, Encoding.UTF8, ownsStream: false);
         StartDepth = depth;
-        if (depth > 0)
+        if (enclose)
         {
             string? defaultNs = null;
             foreach (KeyValuePair<string, string> d in _inScope)
@@ -58,4 +59,10 @@ internal sealed class CanonicalizationTee
 
     /// <summary>Ends canonicalization; the canonical bytes written so far are flushed to the caller's stream.</summary>
     public void End() => _writer.EndCanonicalization();
+
+    /// <summary>
+    /// Ends a replayed start tag now, as a reader's canonicalization does for every element it reads: an empty list
+    /// is the one call that closes the start tag and writes no text.
+    /// </summary>
+    public void CloseStartTag() => _writer.WriteValue(Array.Empty<object>());
 }

@@ -1,0 +1,106 @@
+using System.Xml;
+
+namespace BinaryXml;
+
+public sealed partial class BinaryXmlDictionaryReader
+{
+    private CanonicalizationTee? _tee;
+
+    /// <summary>While canonicalizing: the writer each node read is replayed into.</summary>
+    private XmlDictionaryWriter? _c14n;
+
+    /// <summary>Elements replayed since canonicalization started and not yet closed.</summary>
+    private int _c14nOpenElements;
+
+    /// <summary>Always true: exclusive canonicalization is supported.</summary>
+    public override bool CanCanonicalize => true;
+
+    /// <summary>
+    /// Starts writing the exclusive canonical form (C14N, with or without comments, with optional inclusive
+    /// prefixes) of the nodes read from now on, the current node included, to <paramref name="stream"/>, as .NET's
+    /// binary reader does: a node is canonicalized when the reader moves past it, and the namespace declarations in
+    /// scope are known to the canonicalizer.
+    /// </summary>
+    public override void StartCanonicalization(Stream stream, bool includeComments, string[]? inclusivePrefixes)
+    {
+        if (_c14n is not null) throw new InvalidOperationException("Canonicalization already started.");
+        ArgumentNullException.ThrowIfNull(stream);
+        _tee ??= new CanonicalizationTee();
+        if (_readState != ReadState.Closed) new BinaryXmlReader(Data, _state).CopyInScopeDeclarations(_tee.InScope);
+        _tee.Start(stream, includeComments, inclusivePrefixes, _depth, enclose: true);
+        _c14n = _tee.Writer;
+        _c14nOpenElements = 0;
+    }
+
+    /// <summary>Stops canonicalizing; the canonical bytes are flushed to the stream given to <see cref="StartCanonicalization"/>.</summary>
+    public override void EndCanonicalization()
+    {
+        if (_c14n is null) throw new InvalidOperationException("Canonicalization not started.");
+        _c14n = null;
+        _tee!.End();
+    }
+
+    /// <summary>
+    /// The records .NET's reader hands its canonicalizer as formatted characters (its ValueHandle.Sign); every other
+    /// text record (characters, dictionary strings, Zero/One/True/False, lists, qualified names) is text to escape.
+    /// </summary>
+    private static bool IsFormattedRecord(RecordType record) => record is RecordType.Int8Text or RecordType.Int16Text
+        or RecordType.Int32Text or RecordType.Int64Text or RecordType.UInt64Text or RecordType.FloatText or RecordType.DoubleText
+        or RecordType.DecimalText or RecordType.DateTimeText or RecordType.Bytes8Text or RecordType.Bytes16Text
+        or RecordType.Bytes32Text or RecordType.UniqueIdText or RecordType.UuidText or RecordType.TimeSpanText;
+
+    private static bool IsXmlns(Attr a) => a.Namespace == XmlnsNamespace && (a.Prefix == "xmlns" || a.LocalName == "xmlns");
+
+    private static string XmlnsPrefix(Attr a) => a.Prefix.Length == 0 ? "" : a.LocalName;
+
+    /// <summary>Replays the current node into the canonicalizer, before the reader moves past it.</summary>
+    private void CanonicalizeNode()
+    {
+        XmlDictionaryWriter c14n = _c14n!;
+        // .NET canonicalizes the node it is on: on an attribute there is no such node, and it fails the same way.
+        if (_attributeIndex >= 0) throw new InvalidOperationException("Operation is not valid due to the current state of the object.");
+        switch (_nodeType)
+        {
+            case XmlNodeType.Element:
+            {
+                // Names are replayed by prefix, and xmlns attributes as read: the canonicalizer resolves prefixes
+                // itself, as .NET's does (a prefix is given its namespace only where the element declares it).
+                bool declaresOwnPrefix = false;
+                for (int i = 0; i < _attributeCount; i++)
+                {
+                    Attr a = _attributes[i];
+                    if (IsXmlns(a) && XmlnsPrefix(a) == _prefix) declaresOwnPrefix = true;
+                }
+                c14n.WriteStartElement(_prefix, _localName, declaresOwnPrefix ? _namespace : null);
+                for (int i = 0; i < _attributeCount; i++)
+                {
+                    Attr a = _attributes[i];
+                    if (IsXmlns(a)) c14n.WriteXmlnsAttribute(XmlnsPrefix(a), a.Value);
+                }
+                for (int i = 0; i < _attributeCount; i++)
+                {
+                    Attr a = _attributes[i];
+                    if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, a.LocalName, null, a.Value);
+                }
+                _tee!.CloseStartTag();
+                _c14nOpenElements++;
+                break;
+            }
+            case XmlNodeType.EndElement:
+                if (_c14nOpenElements == 0)
+                    throw new InvalidOperationException("An element that was open when canonicalization started cannot be closed before EndCanonicalization.");
+                _c14nOpenElements--;
+                c14n.WriteEndElement();
+                break;
+            case XmlNodeType.Text:
+                // .NET hands text records to its canonicalizer as text to escape (dropped outside the root) and
+                // typed records as formatted characters (kept even outside the root): replayed as string and raw.
+                if (IsFormattedRecord(_textRecord)) c14n.WriteRaw(Value);
+                else c14n.WriteString(Value);
+                break;
+            case XmlNodeType.Comment:
+                c14n.WriteComment(Value);
+                break;
+        }
+    }
+}
