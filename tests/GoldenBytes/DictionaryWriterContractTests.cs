@@ -179,4 +179,15 @@ public sealed class DictionaryWriterContractTests
         }
         Assert.True(writer.CanCanonicalize);
     }
+
+    [Fact]
+    public void Members_binary_XML_cannot_represent_fail_alike()
+    {
+        Same(w => { w.WriteStartElement("a"); w.WriteNmToken("token"); });
+        Same(w => { w.WriteStartElement("a"); w.WriteEntityRef("amp"); });
+        Same(w => w.WriteDocType("a", null, null, null));
+        Same(w => w.WriteProcessingInstruction("pi", "data"));
+        Same(w => { w.WriteProcessingInstruction("xml", "version=\"1.0\""); w.WriteElementString("a", "x"); });
+        Same(w => { w.WriteStartElement("a"); w.WriteName("n"); w.WriteEndElement(); });
+    }
 }

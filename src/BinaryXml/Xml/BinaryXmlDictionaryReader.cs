@@ -748,44 +748,103 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private byte[]? _binary;
     private int _binaryPosition;
+    private readonly List<int> _binaryNodeEnds = [];
+    private bool _binaryIsHex;
 
-    /// <summary>Reads base64 content (Bytes records or base64 text), enforcing MaxArrayLength.</summary>
-    public override int ReadContentAsBase64(byte[] buffer, int index, int count)
+    /// <summary>
+    /// Reads base64 content (Bytes records or base64 text), enforcing MaxArrayLength. As in .NET, one call returns
+    /// bytes of one text node at most.
+    /// </summary>
+    public override int ReadContentAsBase64(byte[] buffer, int index, int count) => ReadBinaryContent(buffer, index, count, hex: false);
+
+    /// <summary>Reads BinHex content (the text of the content, decoded), enforcing MaxArrayLength.</summary>
+    public override int ReadContentAsBinHex(byte[] buffer, int index, int count) => ReadBinaryContent(buffer, index, count, hex: true);
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsBase64(byte[] buffer, int index, int count) => ReadElementBinaryContent(buffer, index, count, hex: false);
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsBinHex(byte[] buffer, int index, int count) => ReadElementBinaryContent(buffer, index, count, hex: true);
+
+    private int ReadBinaryContent(byte[] buffer, int index, int count, bool hex)
     {
         ArgumentNullException.ThrowIfNull(buffer);
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (_binary is null)
+        if (_binary is null || _binaryIsHex != hex)
         {
             var all = new ArrayBufferWriter<byte>();
+            StringBuilder? hexText = hex ? new StringBuilder() : null;
+            _binaryNodeEnds.Clear();
             while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute)
             {
-                all.Write(Convert.FromBase64String(Value));
-                if (all.WrittenCount > _quotas.MaxArrayLength)
+                if (hexText is not null) hexText.Append(Value);
+                else all.Write(DecodeBase64(Value));
+                if (all.WrittenCount > _quotas.MaxArrayLength || hexText?.Length / 2 > _quotas.MaxArrayLength)
                     throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+                _binaryNodeEnds.Add(all.WrittenCount);
                 if (NodeType == XmlNodeType.Attribute) break;
                 if (!Read()) break;
             }
+            if (hexText is not null)
+            {
+                all.Write(DecodeBinHex(hexText.ToString()));
+                _binaryNodeEnds.Clear();
+                _binaryNodeEnds.Add(all.WrittenCount);
+            }
             _binary = all.WrittenSpan.ToArray();
             _binaryPosition = 0;
+            _binaryIsHex = hex;
         }
-        int n = Math.Min(count, _binary.Length - _binaryPosition);
+        int nodeEnd = _binary.Length;
+        foreach (int end in _binaryNodeEnds)
+        {
+            if (end > _binaryPosition)
+            {
+                nodeEnd = end;
+                break;
+            }
+        }
+        int n = Math.Min(count, nodeEnd - _binaryPosition);
         _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
         _binaryPosition += n;
         if (n == 0) _binary = null;
         return n;
     }
 
-    /// <inheritdoc/>
-    public override int ReadElementContentAsBase64(byte[] buffer, int index, int count)
+    private byte[] DecodeBase64(string text)
+    {
+        try
+        {
+            return Convert.FromBase64String(text);
+        }
+        catch (FormatException e)
+        {
+            throw new BinaryXmlException("The content is not base64", _state.BytesConsumed, e);
+        }
+    }
+
+    private byte[] DecodeBinHex(string text)
+    {
+        try
+        {
+            return Convert.FromHexString(text);
+        }
+        catch (FormatException e)
+        {
+            throw new BinaryXmlException("The content is not BinHex", _state.BytesConsumed, e);
+        }
+    }
+
+    private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
     {
         if (_binary is null)
         {
-            if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAsBase64 method is not supported on node type {NodeType}.");
+            if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
             Read();
         }
-        int n = ReadContentAsBase64(buffer, index, count);
+        int n = ReadBinaryContent(buffer, index, count, hex);
         if (n == 0 && NodeType == XmlNodeType.EndElement) Read();
         return n;
     }
