@@ -73,7 +73,7 @@ public class R1_PrimitiveElements : ReaderScenario
     }
 }
 
-/// <summary>R2: a full node scan of a ~1 MB document (text, typed values, attributes, namespaces); MB/s = size / mean.</summary>
+/// <summary>R2: a full node scan of a ~10 MB document (text, typed values, attributes, namespaces); MB/s = size / mean.</summary>
 [MemoryDiagnoser]
 public class R2_Scan : ReaderScenario
 {
@@ -83,7 +83,7 @@ public class R2_Scan : ReaderScenario
         Data = Support.WriteInBox(w =>
         {
             w.WriteStartElement("p", "root", "urn:scan");
-            for (int i = 0; i < 12_000; i++)
+            for (int i = 0; i < 150_000; i++)
             {
                 w.WriteStartElement("p", "item", "urn:scan");
                 w.WriteAttributeString("id", "x" + i);

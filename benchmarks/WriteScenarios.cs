@@ -276,6 +276,14 @@ internal static class Soap
 
     public static void Write(XmlDictionaryWriter w)
     {
+        WriteStart(w);
+        WriteOrders(w);
+        WriteEnd(w);
+    }
+
+    /// <summary>The envelope, its WS-Addressing headers and the start of the body.</summary>
+    public static void WriteStart(XmlDictionaryWriter w)
+    {
         w.WriteStartElement("s", Envelope, SoapNs);
         w.WriteXmlnsAttribute("a", WsaNs);
         w.WriteStartElement("s", Header, SoapNs);
@@ -291,6 +299,10 @@ internal static class Soap
         w.WriteEndElement();
         w.WriteEndElement();
         w.WriteStartElement("s", Body, SoapNs);
+    }
+
+    private static void WriteOrders(XmlDictionaryWriter w)
+    {
         w.WriteStartElement("GetOrdersResponse", "http://tempuri.org/");
         w.WriteStartElement("GetOrdersResult", "http://tempuri.org/");
         w.WriteXmlnsAttribute("b", Dc);
@@ -305,6 +317,11 @@ internal static class Soap
         }
         w.WriteEndElement();
         w.WriteEndElement();
+    }
+
+    /// <summary>Closes the body and the envelope.</summary>
+    public static void WriteEnd(XmlDictionaryWriter w)
+    {
         w.WriteEndElement();
         w.WriteEndElement();
     }

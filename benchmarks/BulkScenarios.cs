@@ -1,0 +1,266 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text;
+using System.Xml;
+using BenchmarkDotNet.Attributes;
+using BinaryXml.Soap;
+
+namespace BinaryXml.Benchmarks;
+
+/// <summary>W5: <c>WriteBase64</c> of one byte array as element content; Limit = copying the bytes. MB/s = size / mean.</summary>
+[MemoryDiagnoser]
+public class W5_Base64 : WriterScenario
+{
+    private byte[] _bytes = [];
+    private byte[] _copy = [];
+
+    [Params(64, 4096, 65536, 1 << 20)]
+    public int Size { get; set; }
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _bytes = new byte[Size];
+        new Random(5).NextBytes(_bytes);
+        _copy = new byte[Size];
+        CreateWriters();
+        Support.GuardBytes($"W5 {Size}", Support.WriteInBox(Write), Support.WriteAdapter(Write), Support.WriteNative(Write));
+    }
+
+    private void Write(XmlDictionaryWriter w) { w.WriteStartElement("b"); w.WriteBase64(_bytes, 0, _bytes.Length); w.WriteEndElement(); }
+
+    private void Write(BinaryXmlWriter w) { w.WriteStartElement("b"); w.WriteBase64(_bytes); w.WriteEndElement(); }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+
+    [Benchmark]
+    public void Limit() => _bytes.AsSpan().CopyTo(_copy);
+}
+
+/// <summary>
+/// R3: string content read with <c>ReadElementContentAsString</c> (allocating) and <c>ReadValueChunk</c> into a
+/// reused char[]; Limit = <c>Encoding.UTF8.GetString</c> of the payload bytes. MB/s = UTF-8 bytes / mean.
+/// </summary>
+[MemoryDiagnoser]
+public class R3_Strings : ReaderScenario
+{
+    private readonly char[] _chunk = new char[4096];
+    private byte[] _utf8 = [];
+
+    [Params(8, 64, 4096, 1 << 20)]
+    public int Length { get; set; }
+
+    [Params("ascii", "mixed")]
+    public string Text { get; set; } = "ascii";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        string s = Text == "ascii" ? new string('x', Length) : string.Concat(Enumerable.Repeat("aé日x", Length / 4 + 1))[..Length];
+        _utf8 = Encoding.UTF8.GetBytes(s);
+        Data = Support.WriteInBox(w => { w.WriteStartElement("r"); w.WriteElementString("s", s); w.WriteEndElement(); });
+        Support.GuardNodes($"R3 {Length} {Text}", Data);
+        if (InBox() != Adapter() || Adapter() != Native() || InBoxChunks() != AdapterChunks()) throw new InvalidOperationException("R3: the readers disagree");
+    }
+
+    private static int Read(XmlDictionaryReader r)
+    {
+        r.ReadStartElement("r");
+        return r.ReadElementContentAsString("s", "").Length;
+    }
+
+    private int ReadChunks(XmlDictionaryReader r)
+    {
+        r.ReadStartElement("r");
+        r.ReadStartElement("s");
+        int total = 0, n;
+        while (r.NodeType == XmlNodeType.Text)
+        {
+            while ((n = r.ReadValueChunk(_chunk, 0, _chunk.Length)) > 0) total += n;
+            r.Read();
+        }
+        return total;
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox() => Read(InBoxReader());
+
+    [Benchmark]
+    public int Adapter() => Read(AdapterReader());
+
+    [Benchmark]
+    public int Native()
+    {
+        var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
+        int total = 0;
+        while (r.Read())
+        {
+            if (r.TokenType == BinaryXmlTokenType.Text) total += r.GetString().Length;
+        }
+        r.Dispose();
+        return total;
+    }
+
+    [Benchmark]
+    public int InBoxChunks() => ReadChunks(InBoxReader());
+
+    [Benchmark]
+    public int AdapterChunks() => ReadChunks(AdapterReader());
+
+    [Benchmark]
+    public int Limit() => Encoding.UTF8.GetString(_utf8).Length;
+}
+
+/// <summary>
+/// R6: per-message reader lifecycle and input adaptation, on the SOAP message of R5 (every node read): a new
+/// reader per message versus a reused one, and CoreWCF's path (<c>PipeReader.Create(sequence).AsStream()</c> into
+/// the stream reader) versus our reader over the <see cref="ReadOnlySequence{T}"/> directly.
+/// </summary>
+[MemoryDiagnoser]
+public class R6_Lifecycle : ReaderScenario
+{
+    private ReadOnlySequence<byte> _sequence;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        Dictionary = NbfsDictionary.Instance;
+        Data = Support.WriteInBox(Soap.Write, NbfsDictionary.Instance);
+        // A pipe's buffered message arrives in segments: split it in three.
+        _sequence = Segments.Create(Data, 3);
+        Support.GuardNodes("R6", Data, NbfsDictionary.Instance);
+        int expected = NewInBox();
+        if (ReusedInBox() != expected || NewAdapter() != expected || ReusedAdapter() != expected || PipeStreamInBox() != expected || SequenceAdapter() != expected)
+            throw new InvalidOperationException("R6: the readers disagree");
+    }
+
+    private static int Scan(XmlDictionaryReader r)
+    {
+        int n = 0;
+        while (r.Read()) n++;
+        return n;
+    }
+
+    [Benchmark(Baseline = true)]
+    public int NewInBox()
+    {
+        using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(Data, 0, Data.Length, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
+        return Scan(r);
+    }
+
+    [Benchmark]
+    public int ReusedInBox() => Scan(InBoxReader());
+
+    [Benchmark]
+    public int NewAdapter()
+    {
+        using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(Data, 0, Data.Length, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
+        return Scan(r);
+    }
+
+    [Benchmark]
+    public int ReusedAdapter() => Scan(AdapterReader());
+
+    [Benchmark]
+    public int PipeStreamInBox()
+    {
+        using Stream stream = PipeReader.Create(_sequence).AsStream();
+        using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(stream, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
+        return Scan(r);
+    }
+
+    [Benchmark]
+    public int SequenceAdapter()
+    {
+        using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(_sequence, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
+        return Scan(r);
+    }
+}
+
+/// <summary>Linked buffer segments, as a pipe hands a message over.</summary>
+internal sealed class Segments : ReadOnlySequenceSegment<byte>
+{
+    private Segments(ReadOnlyMemory<byte> memory, long runningIndex)
+    {
+        Memory = memory;
+        RunningIndex = runningIndex;
+    }
+
+    public static ReadOnlySequence<byte> Create(byte[] data, int parts)
+    {
+        int size = (data.Length + parts - 1) / parts;
+        var first = new Segments(data.AsMemory(0, Math.Min(size, data.Length)), 0);
+        Segments last = first;
+        for (int offset = size; offset < data.Length; offset += size)
+        {
+            var next = new Segments(data.AsMemory(offset, Math.Min(size, data.Length - offset)), offset);
+            last.Next = next;
+            last = next;
+        }
+        return new ReadOnlySequence<byte>(first, 0, last, last.Memory.Length);
+    }
+}
+
+/// <summary>
+/// Cost against document size (benchmarks.md §4, issue 5 point 7): the native writer and reader over documents of
+/// about 1 KB, 1 MB and 100 MB of SOAP-like records. MB/s = size / mean (sizes printed in the setup).
+/// </summary>
+[MemoryDiagnoser]
+public class Scaling
+{
+    private readonly ArrayBufferWriter<byte> _buffer = new(1 << 20);
+    private BinaryXmlWriter _writer = null!;
+    private byte[] _data = [];
+    private int _items;
+
+    [Params(1_000, 1_000_000, 100_000_000)]
+    public int Bytes { get; set; }
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _items = Math.Max(1, Bytes / 84);
+        _writer = new BinaryXmlWriter(_buffer);
+        Write();
+        _data = _buffer.WrittenSpan.ToArray();
+        Console.WriteLine($"// Scaling {Bytes}: {_data.Length} bytes, {_items} items");
+    }
+
+    [Benchmark]
+    public int Write()
+    {
+        _buffer.ResetWrittenCount();
+        _writer.Reset(_buffer);
+        BinaryXmlWriter w = _writer;
+        w.WriteStartElement("p", "items", "urn:scaling");
+        for (int i = 0; i < _items; i++)
+        {
+            w.WriteStartElement("p", "item", "urn:scaling");
+            w.WriteStartElement("name"); w.WriteString("Item name number "); w.WriteEndElement();
+            w.WriteStartElement("id"); w.WriteValue(i); w.WriteEndElement();
+            w.WriteStartElement("price"); w.WriteValue(i * 1.25); w.WriteEndElement();
+            w.WriteStartElement("when"); w.WriteValue(new DateTime(2026, 1, 1).AddTicks(i)); w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        w.WriteEndElement();
+        w.Flush();
+        return _buffer.WrittenCount;
+    }
+
+    [Benchmark]
+    public int Read()
+    {
+        var r = new BinaryXmlReader(_data, null, null, BinaryXmlReaderOptions.Trusted);
+        int n = 0;
+        while (r.Read()) n++;
+        r.Dispose();
+        return n;
+    }
+}

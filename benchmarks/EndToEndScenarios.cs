@@ -1,0 +1,143 @@
+using System.Runtime.Serialization;
+using System.Xml;
+using BenchmarkDotNet.Attributes;
+using BinaryXml.Soap;
+
+namespace BinaryXml.Benchmarks;
+
+/// <summary>
+/// The dictionary variants of W6/R5: none (dotnet/performance), the MC-NBFS static dictionary (HTTP binary encoding),
+/// and the static dictionary plus a session over 100 consecutive messages (net.tcp).
+/// </summary>
+internal sealed class MessageSetup
+{
+    public const int SessionMessages = 100;
+
+    public MessageSetup(string dictionary, string payload)
+    {
+        Dictionary = dictionary == "none" ? null : NbfsDictionary.Instance;
+        UseSession = dictionary == "session";
+        Payload = Payloads.Create(payload);
+        Serializer = new DataContractSerializer(Payload.GetType());
+    }
+
+    public IXmlDictionary? Dictionary { get; }
+    public bool UseSession { get; }
+    public object Payload { get; }
+    public DataContractSerializer Serializer { get; }
+
+    /// <summary>Messages per operation: 100 with a session (the session's strings are written once), otherwise 1.</summary>
+    public int Messages => UseSession ? SessionMessages : 1;
+
+    /// <summary>Writes one operation's messages (a fresh session when there is one) through writers made by <paramref name="setOutput"/>.</summary>
+    public void WriteMessages(Stream stream, Func<XmlBinaryWriterSession?, XmlDictionaryWriter> setOutput)
+    {
+        XmlBinaryWriterSession? session = UseSession ? new XmlBinaryWriterSession() : null;
+        for (int i = 0; i < Messages; i++)
+        {
+            stream.Position = 0;
+            XmlDictionaryWriter w = setOutput(session);
+            Soap.WriteStart(w);
+            Serializer.WriteObject(w, Payload);
+            Soap.WriteEnd(w);
+            w.Flush();
+        }
+    }
+}
+
+/// <summary>W6 (i): a SOAP message around a DataContractSerializer payload, end to end (WriteObject included).</summary>
+[MemoryDiagnoser]
+public class W6_EndToEnd
+{
+    private readonly MemoryStream _stream = new(1 << 16);
+    private MessageSetup _setup = null!;
+    private XmlDictionaryWriter _inBox = null!, _adapter = null!;
+
+    [Params("none", "nbfs", "session")]
+    public string Dictionary { get; set; } = "nbfs";
+
+    [Params("login", "location", "index")]
+    public string Payload { get; set; } = "index";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _setup = new MessageSetup(Dictionary, Payload);
+        _inBox = XmlDictionaryWriter.CreateBinaryWriter(_stream, _setup.Dictionary, null, false);
+        _adapter = BinaryXmlDictionaryWriter.Create(_stream, _setup.Dictionary, null, false);
+        byte[] a = Last(InBox), b = Last(Adapter);
+        if (!a.AsSpan().SequenceEqual(b)) throw new InvalidOperationException($"W6 e2e {Dictionary} {Payload}: adapter bytes differ from in-box");
+        Console.WriteLine($"// W6 e2e {Dictionary} {Payload}: {a.Length} bytes (last message), identical");
+    }
+
+    private byte[] Last(Action write)
+    {
+        write();
+        return _stream.ToArray().AsSpan(0, (int)_stream.Position).ToArray();
+    }
+
+    private XmlDictionaryWriter Reset(XmlDictionaryWriter w, XmlBinaryWriterSession? session)
+    {
+        ((IXmlBinaryWriterInitializer)w).SetOutput(_stream, _setup.Dictionary, session, false);
+        return w;
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() => _setup.WriteMessages(_stream, s => Reset(_inBox, s));
+
+    [Benchmark]
+    public void Adapter() => _setup.WriteMessages(_stream, s => Reset(_adapter, s));
+}
+
+/// <summary>R5 (ii): DataContractSerializer.ReadObject of the body of a SOAP message (headers skipped).</summary>
+[MemoryDiagnoser]
+public class R5_DataContractBody
+{
+    private MessageSetup _setup = null!;
+    private byte[] _data = [];
+    private XmlDictionaryReader? _inBox, _adapter;
+
+    [Params("none", "nbfs")]
+    public string Dictionary { get; set; } = "nbfs";
+
+    [Params("login", "location", "index")]
+    public string Payload { get; set; } = "index";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _setup = new MessageSetup(Dictionary, Payload);
+        var stream = new MemoryStream();
+        _setup.WriteMessages(stream, _ => XmlDictionaryWriter.CreateBinaryWriter(stream, _setup.Dictionary, null, false));
+        _data = stream.ToArray();
+        Support.GuardNodes($"R5 DCS {Dictionary} {Payload}", _data, _setup.Dictionary);
+        var serializer = new DataContractSerializer(_setup.Payload.GetType());
+        string Graph(object o)
+        {
+            var s = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(s)) serializer.WriteObject(w, o);
+            return Convert.ToHexString(s.ToArray());
+        }
+        if (Graph(InBox()) != Graph(Adapter())) throw new InvalidOperationException("R5 DCS: the readers return different graphs");
+    }
+
+    private object Read(XmlDictionaryReader r)
+    {
+        r.ReadStartElement("Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        r.Skip();
+        r.ReadStartElement("Body", "http://www.w3.org/2003/05/soap-envelope");
+        return _setup.Serializer.ReadObject(r)!;
+    }
+
+    private XmlDictionaryReader Reset(XmlDictionaryReader r)
+    {
+        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, null, null);
+        return r;
+    }
+
+    [Benchmark(Baseline = true)]
+    public object InBox() => Read(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+
+    [Benchmark]
+    public object Adapter() => Read(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+}
