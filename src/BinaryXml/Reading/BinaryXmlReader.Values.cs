@@ -142,12 +142,12 @@ public ref partial struct BinaryXmlReader
     {
         for (int i = 0; i < _s._namespaceCount; i++)
         {
-            ParseAttribute(_s._namespaces![i], out NameRef prefix, out _, out NameRef uri, out _);
+            ParseAttribute(_s._namespaces![i], out NameRef prefix, out _, out NameRef uri, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             bool redeclared = false;
             for (int j = i + 1; j < _s._namespaceCount && !redeclared; j++)
             {
-                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _);
+                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
                 redeclared = NameBytes(other).SequenceEqual(p);
             }
             if (!redeclared) into.Add(new(GetName(prefix).ToString(), GetName(uri).ToString()));

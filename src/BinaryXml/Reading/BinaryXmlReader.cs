@@ -276,7 +276,7 @@ public ref partial struct BinaryXmlReader
     private void SetInnermostElementName()
     {
         ClearToken();
-        ParseElementName(_s._scopes![2 * (_s._depth - 1)], out _s._prefix, out _s._localName, out _);
+        ParseElementName(_s._scopes![2 * (_s._depth - 1)], out _s._prefix, out _s._localName, out _, trusted: true);
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
@@ -345,7 +345,7 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
-    private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName)
+    private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName, bool trusted = false)
     {
         byte type = _data[start];
         int p = start + 1;
@@ -358,13 +358,14 @@ public ref partial struct BinaryXmlReader
                 break;
             case (byte)RecordType.Element:
             case (byte)RecordType.DictionaryElement:
-                prefix = ReadInlineString(p, out p, "element prefix");
+                prefix = trusted ? ReadTrustedInlineString(p, out p) : ReadInlineString(p, out p, "element prefix");
                 break;
             default:
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
                 break;
         }
-        local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "element name");
+        if (trusted) local = dictionaryName ? ReadTrustedDictionaryString(p, out p) : ReadTrustedInlineString(p, out p);
+        else local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "element name");
         return p;
     }
 
@@ -399,8 +400,9 @@ public ref partial struct BinaryXmlReader
     /// namespace; for others <paramref name="valueStart"/> is the offset of the value's text record. Returns the
     /// offset after the record (after the whole list for a list value).
     /// </summary>
-    private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart)
+    private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart, bool trusted = false)
     {
+        if (trusted) return ParseTrustedAttribute(start, out prefix, out local, out ns, out valueStart);
         byte type = _data[start];
         int p = start + 1;
         prefix = default; local = default; ns = default; valueStart = 0;
@@ -443,6 +445,75 @@ public ref partial struct BinaryXmlReader
         return SkipAttributeValue(p);
     }
 
+    /// <summary>Re-reads an attribute record validated when its start tag was first read: no checks.</summary>
+    private readonly int ParseTrustedAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart)
+    {
+        byte type = _data[start];
+        int p = start + 1;
+        prefix = default; local = default; ns = default; valueStart = 0;
+        switch (type)
+        {
+            case (byte)RecordType.ShortXmlnsAttribute:
+                ns = ReadTrustedInlineString(p, out p);
+                return p;
+            case (byte)RecordType.XmlnsAttribute:
+                prefix = ReadTrustedInlineString(p, out p);
+                ns = ReadTrustedInlineString(p, out p);
+                return p;
+            case (byte)RecordType.ShortDictionaryXmlnsAttribute:
+                ns = ReadTrustedDictionaryString(p, out p);
+                return p;
+            case (byte)RecordType.DictionaryXmlnsAttribute:
+                prefix = ReadTrustedInlineString(p, out p);
+                ns = ReadTrustedDictionaryString(p, out p);
+                return p;
+            case (byte)RecordType.ShortAttribute:
+                local = ReadTrustedInlineString(p, out p);
+                break;
+            case (byte)RecordType.Attribute:
+                prefix = ReadTrustedInlineString(p, out p);
+                local = ReadTrustedInlineString(p, out p);
+                break;
+            case (byte)RecordType.ShortDictionaryAttribute:
+                local = ReadTrustedDictionaryString(p, out p);
+                break;
+            case (byte)RecordType.DictionaryAttribute:
+                prefix = ReadTrustedInlineString(p, out p);
+                local = ReadTrustedDictionaryString(p, out p);
+                break;
+            default:
+                prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
+                local = RecordTypes.HasDictionaryName(type) ? ReadTrustedDictionaryString(p, out p) : ReadTrustedInlineString(p, out p);
+                break;
+        }
+        valueStart = p;
+        if (_data[p] != (byte)RecordType.StartListText) return SkipTrustedText(p);
+        p++;
+        while (_data[p] != (byte)RecordType.EndListText) p = SkipTrustedText(p);
+        return p + 1;
+    }
+
+    /// <summary>The offset after a text record validated before.</summary>
+    private readonly int SkipTrustedText(int start)
+    {
+        byte type = _data[start];
+        int p = start + 1;
+        int fixedSize = RecordTypes.GetFixedPayloadSize(type);
+        if (fixedSize >= 0) return p + fixedSize;
+        switch ((RecordType)(type & 0xFE))
+        {
+            case RecordType.DictionaryText:
+                ReadTrustedDictionaryString(p, out int next);
+                return next;
+            case RecordType.QNameDictionaryText:
+                ReadTrustedDictionaryString(p + 1, out next);
+                return next;
+        }
+        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
+        BinaryXmlPrimitives.TryReadLength(_data[p..], lengthSize, out int length);
+        return p + lengthSize + length;
+    }
+
     /// <summary>An attribute value is exactly one plain text record, or a list (MC-NBFX 2.2.2).</summary>
     private readonly int SkipAttributeValue(int p)
     {
@@ -473,7 +544,7 @@ public ref partial struct BinaryXmlReader
         for (int i = firstNs; i < _s._namespaceCount; i++)
         {
             int record = _s._namespaces![i];
-            ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _);
+            ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             BinaryXmlName uri = GetName(ns);
             if (p.SequenceEqual(XmlnsPrefix)) Fail("The prefix 'xmlns' cannot be declared", record);
@@ -481,7 +552,7 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
-                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _);
+                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
                 if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
@@ -490,7 +561,7 @@ public ref partial struct BinaryXmlReader
         {
             int record = _s._attributes![i];
             if (RecordTypes.GetFamily(_data[record]) == RecordFamily.XmlnsAttribute) continue;
-            ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _);
+            ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             NameRef ns = default;
             if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && _s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
@@ -498,7 +569,7 @@ public ref partial struct BinaryXmlReader
             {
                 int other = _s._attributes[j];
                 if (RecordTypes.GetFamily(_data[other]) == RecordFamily.XmlnsAttribute) continue;
-                ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _);
+                ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _, trusted: true);
                 if (!GetName(local).ValueEquals(GetName(otherLocal))) continue;
                 ReadOnlySpan<byte> op = NameBytes(otherPrefix);
                 NameRef otherNs = default;
@@ -528,7 +599,7 @@ public ref partial struct BinaryXmlReader
     {
         for (int i = _s._namespaceCount - 1; i >= 0; i--)
         {
-            ParseAttribute(_s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _);
+            ParseAttribute(_s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
             if (NameBytes(declared).SequenceEqual(prefix))
             {
                 ns = uri;
@@ -549,7 +620,7 @@ public ref partial struct BinaryXmlReader
     {
         ClearToken();
         byte type = _data[record];
-        int end = ParseAttribute(record, out _s._prefix, out _s._localName, out _s._nsValue, out int valueStart);
+        int end = ParseAttribute(record, out _s._prefix, out _s._localName, out _s._nsValue, out int valueStart, trusted: true);
         _s._tokenStart = record;
         _s._recordType = type;
         _s._tokenDepth = _s._depth;
@@ -655,6 +726,24 @@ public ref partial struct BinaryXmlReader
         if (chars > quota) Fail($"The text has {chars} characters, more than the MaxStringContentLength quota ({quota})", offset);
     }
 
+    /// <summary>
+    /// Re-reads an inline string of a record already validated (by the first parse of its start tag): no checks.
+    /// Records are validated once, when first read; end tags, attribute tokens and prefix lookups re-read them.
+    /// </summary>
+    private readonly NameRef ReadTrustedInlineString(int p, out int next)
+    {
+        MultiByteInt31.Decode(_data[p..], out int length, out int n);
+        next = p + n + length;
+        return NameRef.Inline(p + n, length);
+    }
+
+    private readonly NameRef ReadTrustedDictionaryString(int p, out int next)
+    {
+        MultiByteInt31.Decode(_data[p..], out int id, out int n);
+        next = p + n;
+        return NameRef.Dictionary(id, p);
+    }
+
     private readonly NameRef ReadInlineString(int p, out int next, string what)
     {
         OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int length, out int n);
@@ -717,7 +806,7 @@ public ref partial struct BinaryXmlReader
         var names = new StringBuilder();
         for (int d = 0; d < _s._depth; d++)
         {
-            ParseElementName(_s._scopes![2 * d], out NameRef prefix, out NameRef local, out _);
+            ParseElementName(_s._scopes![2 * d], out NameRef prefix, out NameRef local, out _, trusted: true);
             if (names.Length > 0) names.Append(", ");
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());
