@@ -142,12 +142,12 @@ public ref partial struct BinaryXmlReader
     {
         for (int i = 0; i < _s._namespaceCount; i++)
         {
-            ParseAttribute(_s._namespaces![i], out NameRef prefix, out _, out NameRef uri, out _, trusted: true);
+            ParseAttribute(_s._res.Namespaces![i], out NameRef prefix, out _, out NameRef uri, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             bool redeclared = false;
             for (int j = i + 1; j < _s._namespaceCount && !redeclared; j++)
             {
-                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
+                ParseAttribute(_s._res.Namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
                 redeclared = NameBytes(other).SequenceEqual(p);
             }
             if (!redeclared) into.Add(new(GetName(prefix).ToString(), GetName(uri).ToString()));
@@ -155,6 +155,19 @@ public ref partial struct BinaryXmlReader
     }
 
     // ---- Values ----------------------------------------------------------------------------------------------
+
+    /// <summary>Where the current token's value is: enough to read a typed value again later (see the constructor taking it).</summary>
+    internal readonly ValueLocation CurrentValue => new(_s._tokenType, _s._valueType, _s._valueStart, _s._valueLength);
+
+    /// <summary>A reader on one typed value of <paramref name="data"/>, for its typed getters only.</summary>
+    internal BinaryXmlReader(ReadOnlySpan<byte> data, ValueLocation value)
+    {
+        _data = data;
+        _s._tokenType = value.TokenType;
+        _s._valueType = value.ValueType;
+        _s._valueStart = value.Start;
+        _s._valueLength = value.Length;
+    }
 
     /// <summary>Whether the token has a value: Text, Attribute, NamespaceDeclaration, Comment and ArrayData do.</summary>
     public readonly bool HasValue => _s._tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute

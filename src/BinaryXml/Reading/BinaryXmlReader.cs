@@ -36,8 +36,7 @@ public ref partial struct BinaryXmlReader
     public BinaryXmlReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
     {
         _data = data;
-        _s._dictionary = dictionary;
-        _s._session = session;
+        _s._res = ReaderResources.Rent(dictionary, session);
         options ??= BinaryXmlReaderOptions.Default;
         _s._maxDepth = options.MaxDepth;
         _s._maxStringContentLength = options.MaxStringContentLength;
@@ -51,6 +50,7 @@ public ref partial struct BinaryXmlReader
     {
         _data = data;
         _s = state;
+        _s._res ??= ReaderResources.Rent(null, null);
     }
 
     /// <summary>Whether the next <see cref="Read"/> returns another attribute or namespace declaration of the current element.</summary>
@@ -77,17 +77,12 @@ public ref partial struct BinaryXmlReader
     /// <summary>Whether the current StartElement is the element of an Array record (its items follow as <see cref="BinaryXmlTokenType.ArrayData"/>).</summary>
     public readonly bool IsArray => _s._isArray;
 
-    /// <summary>Returns the pooled scratch arrays.</summary>
+    /// <summary>Releases the reader's scratch arrays for the next reader on this thread.</summary>
     public void Dispose()
     {
-        Return(ref _s._scopes);
-        Return(ref _s._namespaces);
-        Return(ref _s._attributes);
-        static void Return(ref int[]? array)
-        {
-            if (array is not null) ArrayPool<int>.Shared.Return(array);
-            array = null;
-        }
+        if (_s._res is null) return;
+        ReaderResources.Return(_s._res);
+        _s._res = null!;
     }
 
     /// <summary>Moves to the next token. Returns false at the end of the document.</summary>
@@ -111,7 +106,7 @@ public ref partial struct BinaryXmlReader
             case ReaderPhase.Attributes:
                 if (_s._attrIndex < _s._attrCount)
                 {
-                    EmitAttribute(_s._attributes![_s._attrIndex++]);
+                    EmitAttribute(_s._res.Attributes![_s._attrIndex++]);
                     return true;
                 }
                 if (_s._arrayCount > 0)
@@ -276,7 +271,7 @@ public ref partial struct BinaryXmlReader
     private void SetInnermostElementName()
     {
         ClearToken();
-        ParseElementName(_s._scopes![2 * (_s._depth - 1)], out _s._prefix, out _s._localName, out _, trusted: true);
+        ParseElementName(_s._res.Scopes![2 * (_s._depth - 1)], out _s._prefix, out _s._localName, out _, trusted: true);
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
@@ -292,16 +287,16 @@ public ref partial struct BinaryXmlReader
     private void PopScope()
     {
         _s._depth--;
-        _s._namespaceCount = _s._scopes![2 * _s._depth + 1];
+        _s._namespaceCount = _s._res.Scopes![2 * _s._depth + 1];
         if (_s._depth == 0) _s._rootClosed = true;
     }
 
     private void PushScope(int elementOffset)
     {
         if (_s._depth + 1 > _s._maxDepth) Fail($"The maximum read depth ({_s._maxDepth}) has been exceeded", elementOffset);
-        EnsureCapacity(ref _s._scopes, 2 * (_s._depth + 1));
-        _s._scopes![2 * _s._depth] = elementOffset;
-        _s._scopes[2 * _s._depth + 1] = _s._namespaceCount;
+        EnsureCapacity(ref _s._res.Scopes, 2 * (_s._depth + 1));
+        _s._res.Scopes![2 * _s._depth] = elementOffset;
+        _s._res.Scopes[2 * _s._depth + 1] = _s._namespaceCount;
         _s._depth++;
     }
 
@@ -381,13 +376,13 @@ public ref partial struct BinaryXmlReader
             byte type = _data[p];
             RecordFamily family = RecordTypes.GetFamily(type);
             if (family is not (RecordFamily.Attribute or RecordFamily.XmlnsAttribute)) break;
-            EnsureCapacity(ref _s._attributes, _s._attrCount + 1);
-            _s._attributes![_s._attrCount++] = p;
+            EnsureCapacity(ref _s._res.Attributes, _s._attrCount + 1);
+            _s._res.Attributes![_s._attrCount++] = p;
             int end = ParseAttribute(p, out _, out _, out NameRef ns, out _);
             if (family == RecordFamily.XmlnsAttribute)
             {
-                EnsureCapacity(ref _s._namespaces, _s._namespaceCount + 1);
-                _s._namespaces![_s._namespaceCount++] = p;
+                EnsureCapacity(ref _s._res.Namespaces, _s._namespaceCount + 1);
+                _s._res.Namespaces![_s._namespaceCount++] = p;
                 _ = ns;
             }
             p = end;
@@ -540,10 +535,10 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
     {
-        int firstNs = _s._scopes![2 * (_s._depth - 1) + 1];
+        int firstNs = _s._res.Scopes![2 * (_s._depth - 1) + 1];
         for (int i = firstNs; i < _s._namespaceCount; i++)
         {
-            int record = _s._namespaces![i];
+            int record = _s._res.Namespaces![i];
             ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             BinaryXmlName uri = GetName(ns);
@@ -552,14 +547,14 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
-                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
+                ParseAttribute(_s._res.Namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
                 if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
         if (_s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
         for (int i = 0; i < _s._attrCount; i++)
         {
-            int record = _s._attributes![i];
+            int record = _s._res.Attributes![i];
             if (RecordTypes.GetFamily(_data[record]) == RecordFamily.XmlnsAttribute) continue;
             ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
@@ -567,7 +562,7 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && _s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
             for (int j = 0; j < i; j++)
             {
-                int other = _s._attributes[j];
+                int other = _s._res.Attributes[j];
                 if (RecordTypes.GetFamily(_data[other]) == RecordFamily.XmlnsAttribute) continue;
                 ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _, trusted: true);
                 if (!GetName(local).ValueEquals(GetName(otherLocal))) continue;
@@ -599,7 +594,7 @@ public ref partial struct BinaryXmlReader
     {
         for (int i = _s._namespaceCount - 1; i >= 0; i--)
         {
-            ParseAttribute(_s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
+            ParseAttribute(_s._res.Namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
             if (NameBytes(declared).SequenceEqual(prefix))
             {
                 ns = uri;
@@ -772,13 +767,13 @@ public ref partial struct BinaryXmlReader
         XmlDictionaryString? s = null;
         if ((id & 1) == 0)
         {
-            if (_s._dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
-            if (!_s._dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
+            if (_s._res.Dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
+            if (!_s._res.Dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
         }
         else
         {
-            if (_s._session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
-            if (!_s._session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
+            if (_s._res.Session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
+            if (!_s._res.Session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
         }
         return s!;
     }
@@ -806,7 +801,7 @@ public ref partial struct BinaryXmlReader
         var names = new StringBuilder();
         for (int d = 0; d < _s._depth; d++)
         {
-            ParseElementName(_s._scopes![2 * d], out NameRef prefix, out NameRef local, out _, trusted: true);
+            ParseElementName(_s._res.Scopes![2 * d], out NameRef prefix, out NameRef local, out _, trusted: true);
             if (names.Length > 0) names.Append(", ");
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());

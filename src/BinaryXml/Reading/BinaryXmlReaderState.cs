@@ -10,8 +10,9 @@ namespace BinaryXml;
 /// </summary>
 public struct BinaryXmlReaderState
 {
-    internal IXmlDictionary? _dictionary;
-    internal XmlBinaryReaderSession? _session;
+    // The dictionary, the session and the scratch arrays, in one object so that a state is copied (resumed,
+    // saved) with one reference to track instead of five.
+    internal ReaderResources _res;
     internal int _maxDepth;
     internal int _maxStringContentLength;
     internal int _maxArrayLength;
@@ -48,11 +49,7 @@ public struct BinaryXmlReaderState
     internal int _arrayDataStart;
     internal bool _forceElementwiseArrays;
 
-    // Pooled scratch: per depth (element record offset, namespace count), xmlns record offsets, attribute record offsets.
-    internal int[]? _scopes;
-    internal int[]? _namespaces;
     internal int _namespaceCount;
-    internal int[]? _attributes;
 
     /// <summary>The bytes consumed so far.</summary>
     public readonly int BytesConsumed => _pos;
@@ -80,3 +77,51 @@ internal readonly struct NameRef
     public static NameRef Dictionary(int id, int offset) => new(NameKind.Dictionary, offset, 0, id);
     public static NameRef XmlNamespace => new(NameKind.Xml, 0, 0, -1);
 }
+
+/// <summary>
+/// What a reader holds by reference: the dictionary, the session and its scratch arrays (per depth the element record
+/// offset and namespace count; xmlns record offsets; attribute record offsets). One instance per thread is kept for
+/// the next reader when a reader is disposed, with its arrays, so that steady-state reading allocates nothing.
+/// </summary>
+internal sealed class ReaderResources
+{
+    private const int MaxRetainedLength = 4096;
+
+    [ThreadStatic]
+    private static ReaderResources? t_cached;
+
+    public IXmlDictionary? Dictionary;
+    public XmlBinaryReaderSession? Session;
+    public int[]? Scopes;
+    public int[]? Namespaces;
+    public int[]? Attributes;
+
+    public static ReaderResources Rent(IXmlDictionary? dictionary, XmlBinaryReaderSession? session)
+    {
+        ReaderResources resources = t_cached ?? new ReaderResources();
+        t_cached = null;
+        resources.Dictionary = dictionary;
+        resources.Session = session;
+        return resources;
+    }
+
+    public static void Return(ReaderResources resources)
+    {
+        resources.Dictionary = null;
+        resources.Session = null;
+        Trim(ref resources.Scopes);
+        Trim(ref resources.Namespaces);
+        Trim(ref resources.Attributes);
+        t_cached = resources;
+
+        static void Trim(ref int[]? array)
+        {
+            if (array is null || array.Length <= MaxRetainedLength) return;
+            System.Buffers.ArrayPool<int>.Shared.Return(array);
+            array = null;
+        }
+    }
+}
+
+/// <summary>The location of a token's value in the input: what reading a typed value again needs.</summary>
+internal readonly record struct ValueLocation(BinaryXmlTokenType TokenType, byte ValueType, int Start, int Length);

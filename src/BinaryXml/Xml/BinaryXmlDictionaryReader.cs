@@ -42,7 +42,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string? _value = "";          // null: the atomic typed value below, formatted on first use
     private RecordType _atomic;            // the current text node's typed …WithEndElement record (even form), or 0
     private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
-    private BinaryXmlReaderState _atomicState;
+    private ValueLocation _atomicValue;
     private Type _valueType = typeof(string);
     private XmlDictionaryString? _localDictionary, _namespaceDictionary, _valueDictionary;
     private readonly List<Attr> _attributes = [];
@@ -74,7 +74,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         public Type ValueType = typeof(string);
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
         public RecordType Atomic;                 // a typed value (converted directly by ReadContentAs*), or 0
-        public BinaryXmlReaderState AtomicState;
+        public ValueLocation AtomicValue;
     }
 
     private BinaryXmlDictionaryReader()
@@ -443,7 +443,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                     SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", "", type);
                     _value = null;
                     _atomic = r.ValueType;
-                    _atomicState = r.CurrentState;
+                    _atomicValue = r.CurrentValue;
                     return true;
                 }
                 SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", r.GetString(), type);
@@ -516,7 +516,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             a.NamespaceDictionary = uri.DictionaryString;
             a.ValueDictionary = null;
             a.Atomic = IsAtomicType(r.ValueType) ? r.ValueType : 0;
-            if (a.Atomic != 0) a.AtomicState = r.CurrentState;
+            if (a.Atomic != 0) a.AtomicValue = r.CurrentValue;
             if (r.ValueType == RecordType.StartListText)
             {
                 a.Value = ReadListItems(ref r);
