@@ -291,9 +291,23 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>Writes raw bytes as .NET's <c>WriteBytes</c>: reserved when under 512 bytes, else past the buffer.</summary>
+    /// <summary>Blocks from this size on go straight to an output stream rather than through the buffer.</summary>
+    private const int StreamPassThroughSize = 16 * 1024;
+
     private void WriteBlock(ReadOnlySpan<byte> bytes)
     {
         _model.WriteBlock(bytes.Length);
+        // Over a stream, a large block (array items, base64, long text) is written to it directly: copied once, not
+        // twice. Not while the text record before it may still take a folded end element (see Grow).
+        if (_streamOutput is not null && bytes.Length >= StreamPassThroughSize
+            && (_textNodeStart < 0 || !(_options.AlwaysFoldEndElements || _model.TextNodeInBuffer)))
+        {
+            Commit();
+            _streamOutput.WriteToStream();
+            _streamOutput.Stream.Write(bytes);
+            _committed += bytes.Length;
+            return;
+        }
         bytes.CopyTo(GetSpan(bytes.Length));
         _pending += bytes.Length;
     }

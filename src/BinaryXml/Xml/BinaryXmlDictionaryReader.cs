@@ -164,10 +164,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        var buffer = new MemoryStream();
-        stream.CopyTo(buffer);
-        SetInput(buffer.GetBuffer(), 0, (int)buffer.Length, dictionary, quotas, session, onClose);
+        // The stream is read to its end into a buffer this reader keeps for the next stream (no allocation per message
+        // in steady state); the document is then read from memory.
+        _streamBuffer ??= new MemoryStream();
+        _streamBuffer.SetLength(0);
+        stream.CopyTo(_streamBuffer);
+        SetInput(_streamBuffer.GetBuffer(), 0, (int)_streamBuffer.Length, dictionary, quotas, session, onClose);
     }
+
+    private MemoryStream? _streamBuffer;
 
     private ReadOnlySpan<byte> Data => _buffer.AsSpan(_offset, _count);
 
