@@ -47,6 +47,8 @@ public sealed partial class BinaryXmlWriter
         EndFixedTextNode(16);
     }
 
+    private readonly byte[] _uniqueIdBytes = new byte[16];
+
     /// <summary>
     /// Writes a <see cref="UniqueId"/>: UniqueIdText (rendered <c>urn:uuid:…</c>) when it is a GUID, otherwise its
     /// string form as text, as .NET does.
@@ -58,9 +60,10 @@ public sealed partial class BinaryXmlWriter
         if (_attributeValue is not null) AppendAttributeText(value.ToString());
         if (_isXmlnsAttribute) return;
         StartContent();
-        if (value.TryGetGuid(out Guid guid))
+        // UniqueId.TryGetGuid(out Guid) allocates a byte[16]; its array overload fills ours (the Guid's byte order).
+        if (value.TryGetGuid(_uniqueIdBytes, 0))
         {
-            BinaryXmlPrimitives.WriteGuid(BeginFixedTextNode(RecordType.UniqueIdText, 16), guid);
+            _uniqueIdBytes.CopyTo(BeginFixedTextNode(RecordType.UniqueIdText, 16));
             EndFixedTextNode(16);
         }
         else
