@@ -167,7 +167,8 @@ public sealed partial class BinaryXmlWriter
         if (ns is null)
         {
             prefix ??= string.Empty;
-            if (_nsMgr.LookupNamespace(prefix) is null) ThrowHelper.ThrowArgument($"The prefix '{prefix}' is not defined.", nameof(prefix));
+            // The empty prefix is always bound.
+            if (prefix.Length != 0 && _nsMgr.LookupNamespace(prefix) is null) ThrowHelper.ThrowArgument($"The prefix '{prefix}' is not defined.", nameof(prefix));
         }
         else if (prefix is null)
         {

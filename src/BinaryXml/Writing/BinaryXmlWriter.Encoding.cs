@@ -128,6 +128,8 @@ public sealed partial class BinaryXmlWriter
 
     private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
     {
+        // Names and short texts are mostly ASCII: a narrowing copy, with the full transcoder for the rest.
+        if (System.Text.Ascii.FromUtf16(chars, destination, out int ascii) == OperationStatus.Done) return ascii;
         OperationStatus status = Utf8.FromUtf16(chars, destination, out _, out int written, replaceInvalidSequences: false);
         if (status != OperationStatus.Done) ThrowInvalidText(chars);
         return written;
