@@ -194,7 +194,7 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Whether the value is a dictionary string (DictionaryText, or a dictionary namespace).</summary>
-    public readonly bool TryGetDictionaryString(out XmlDictionaryString? value)
+    public readonly bool TryGetDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? value)
     {
         if (_s._tokenType == BinaryXmlTokenType.NamespaceDeclaration && _s._nsValue.Kind == NameKind.Dictionary)
         {

@@ -353,14 +353,13 @@ public ref partial struct BinaryXmlReader
                 break;
             case (byte)RecordType.Element:
             case (byte)RecordType.DictionaryElement:
-                prefix = trusted ? ReadTrustedInlineString(p, out p) : ReadInlineString(p, out p, "element prefix");
+                prefix = InlineString(p, out p, "element prefix", trusted);
                 break;
             default:
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
                 break;
         }
-        if (trusted) local = dictionaryName ? ReadTrustedDictionaryString(p, out p) : ReadTrustedInlineString(p, out p);
-        else local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "element name");
+        local = dictionaryName ? DictionaryString(p, out p, trusted) : InlineString(p, out p, "element name", trusted);
         return p;
     }
 
@@ -397,91 +396,57 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart, bool trusted = false)
     {
-        if (trusted) return ParseTrustedAttribute(start, out prefix, out local, out ns, out valueStart);
         byte type = _data[start];
         int p = start + 1;
         prefix = default; local = default; ns = default; valueStart = 0;
         switch (type)
         {
             case (byte)RecordType.ShortXmlnsAttribute:
-                ns = ReadInlineString(p, out p, "namespace");
+                ns = InlineString(p, out p, "namespace", trusted);
                 return p;
             case (byte)RecordType.XmlnsAttribute:
-                prefix = ReadInlineString(p, out p, "xmlns prefix");
-                ns = ReadInlineString(p, out p, "namespace");
+                prefix = InlineString(p, out p, "xmlns prefix", trusted);
+                ns = InlineString(p, out p, "namespace", trusted);
                 return p;
             case (byte)RecordType.ShortDictionaryXmlnsAttribute:
-                ns = ReadDictionaryString(p, out p);
+                ns = DictionaryString(p, out p, trusted);
                 return p;
             case (byte)RecordType.DictionaryXmlnsAttribute:
-                prefix = ReadInlineString(p, out p, "xmlns prefix");
-                ns = ReadDictionaryString(p, out p);
+                prefix = InlineString(p, out p, "xmlns prefix", trusted);
+                ns = DictionaryString(p, out p, trusted);
                 return p;
             case (byte)RecordType.ShortAttribute:
-                local = ReadInlineString(p, out p, "attribute name");
+                local = InlineString(p, out p, "attribute name", trusted);
                 break;
             case (byte)RecordType.Attribute:
-                prefix = ReadInlineString(p, out p, "attribute prefix");
-                local = ReadInlineString(p, out p, "attribute name");
+                prefix = InlineString(p, out p, "attribute prefix", trusted);
+                local = InlineString(p, out p, "attribute name", trusted);
                 break;
             case (byte)RecordType.ShortDictionaryAttribute:
-                local = ReadDictionaryString(p, out p);
+                local = DictionaryString(p, out p, trusted);
                 break;
             case (byte)RecordType.DictionaryAttribute:
-                prefix = ReadInlineString(p, out p, "attribute prefix");
-                local = ReadDictionaryString(p, out p);
+                prefix = InlineString(p, out p, "attribute prefix", trusted);
+                local = DictionaryString(p, out p, trusted);
                 break;
             default:
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
-                local = RecordTypes.HasDictionaryName(type) ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "attribute name");
+                local = RecordTypes.HasDictionaryName(type) ? DictionaryString(p, out p, trusted) : InlineString(p, out p, "attribute name", trusted);
                 break;
         }
         valueStart = p;
-        return SkipAttributeValue(p);
+        return trusted ? SkipTrustedAttributeValue(p) : SkipAttributeValue(p);
     }
 
-    /// <summary>Re-reads an attribute record validated when its start tag was first read: no checks.</summary>
-    private readonly int ParseTrustedAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart)
+    private readonly NameRef InlineString(int p, out int next, string what, bool trusted)
+        => trusted ? ReadTrustedInlineString(p, out next) : ReadInlineString(p, out next, what);
+
+    private readonly NameRef DictionaryString(int p, out int next, bool trusted)
+        => trusted ? ReadTrustedDictionaryString(p, out next) : ReadDictionaryString(p, out next);
+
+    /// <summary>The offset after an attribute value (a text record or a list) validated before.</summary>
+    private readonly int SkipTrustedAttributeValue(int p)
     {
-        byte type = _data[start];
-        int p = start + 1;
-        prefix = default; local = default; ns = default; valueStart = 0;
-        switch (type)
-        {
-            case (byte)RecordType.ShortXmlnsAttribute:
-                ns = ReadTrustedInlineString(p, out p);
-                return p;
-            case (byte)RecordType.XmlnsAttribute:
-                prefix = ReadTrustedInlineString(p, out p);
-                ns = ReadTrustedInlineString(p, out p);
-                return p;
-            case (byte)RecordType.ShortDictionaryXmlnsAttribute:
-                ns = ReadTrustedDictionaryString(p, out p);
-                return p;
-            case (byte)RecordType.DictionaryXmlnsAttribute:
-                prefix = ReadTrustedInlineString(p, out p);
-                ns = ReadTrustedDictionaryString(p, out p);
-                return p;
-            case (byte)RecordType.ShortAttribute:
-                local = ReadTrustedInlineString(p, out p);
-                break;
-            case (byte)RecordType.Attribute:
-                prefix = ReadTrustedInlineString(p, out p);
-                local = ReadTrustedInlineString(p, out p);
-                break;
-            case (byte)RecordType.ShortDictionaryAttribute:
-                local = ReadTrustedDictionaryString(p, out p);
-                break;
-            case (byte)RecordType.DictionaryAttribute:
-                prefix = ReadTrustedInlineString(p, out p);
-                local = ReadTrustedDictionaryString(p, out p);
-                break;
-            default:
-                prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
-                local = RecordTypes.HasDictionaryName(type) ? ReadTrustedDictionaryString(p, out p) : ReadTrustedInlineString(p, out p);
-                break;
-        }
-        valueStart = p;
         if (_data[p] != (byte)RecordType.StartListText) return SkipTrustedText(p);
         p++;
         while (_data[p] != (byte)RecordType.EndListText) p = SkipTrustedText(p);

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Buffers;
 using System.Text;
 using System.Xml;
@@ -39,10 +40,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private XmlNodeType _nodeType;
     private int _depth;
     private string _prefix = "", _localName = "", _namespace = "";
-    private string? _value = "";          // null: the atomic typed value below, formatted on first use
+    private string? _value = "";          // null: the text at _valueLocation, decoded or formatted on first use
     private RecordType _atomic;            // the current text node's typed …WithEndElement record (even form), or 0
     private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
-    private ValueLocation _atomicValue;
+    private ValueLocation _valueLocation;
     private Type _valueType = typeof(string);
     private XmlDictionaryString? _localDictionary, _namespaceDictionary, _valueDictionary;
     private readonly List<Attr> _attributes = [];
@@ -145,6 +146,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             _nameTable = new NameTable();
             _nameTableTotalChars = 0;
+            ClearRecentNames();
         }
         _nameTableChars = 0;
         _nodeType = XmlNodeType.None;
@@ -204,7 +206,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string NamespaceURI => _attributeIndex < 0 ? _namespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
-    public override string Value => _attributeIndex < 0 ? _value ??= AtomicReader().GetString() : _attributes[_attributeIndex].Value;
+    public override string Value => _attributeIndex < 0 ? _value ??= ValueReader().GetString() : _attributes[_attributeIndex].Value;
 
     /// <inheritdoc/>
     public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
@@ -448,11 +450,25 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                     SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", "", type);
                     _value = null;
                     _atomic = r.ValueType;
-                    _atomicValue = r.CurrentValue;
+                    _valueLocation = r.CurrentValue;
                     return true;
                 }
-                SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", r.GetString(), type);
-                if (r.TryGetDictionaryString(out XmlDictionaryString? d)) _valueDictionary = d;
+                if (r.TryGetDictionaryString(out XmlDictionaryString? d))
+                {
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", d.Value, type);
+                    _valueDictionary = d;
+                }
+                else if (r.ValueType == RecordType.QNameDictionaryText)
+                {
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", r.GetString(), type);
+                }
+                else
+                {
+                    // Text is decoded only if Value (or a content read) asks for it, as .NET does.
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", "", type);
+                    _value = null;
+                    _valueLocation = r.CurrentValue;
+                }
                 return true;
             }
             case BinaryXmlTokenType.StartList:
@@ -629,15 +645,49 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string Atomize(BinaryXmlName name)
     {
         if (name.IsEmpty) return "";
-        string? s = name.DictionaryString?.Value;
-        if (s is not null)
+        XmlDictionaryString? d = name.DictionaryString;
+        if (d is not null)
         {
-            return _nameTable.Get(s) ?? AddName(s);
+            // A dictionary string is atomized once: later uses find it by reference.
+            int slot = RuntimeHelpers.GetHashCode(d) & (RecentNames - 1);
+            if (ReferenceEquals(_recentDictionaryKeys[slot], d)) return _recentDictionaryNames[slot]!;
+            string atom = _nameTable.Get(d.Value) ?? AddName(d.Value);
+            _recentDictionaryKeys[slot] = d;
+            _recentDictionaryNames[slot] = atom;
+            return atom;
         }
         ReadOnlySpan<byte> utf8 = name.Utf8;
+        // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
+        int index = (utf8.Length * 31 + utf8[0] * 7 + utf8[^1] + utf8[utf8.Length >> 1] * 3) & (RecentNames - 1);
+        string? recent = _recentInlineNames[index];
+        if (recent is not null && IsAsciiEqual(recent, utf8)) return recent;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
-        return _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n));
+        string atomized = _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n));
+        if (n == utf8.Length) _recentInlineNames[index] = atomized;
+        return atomized;
+    }
+
+    private static bool IsAsciiEqual(string s, ReadOnlySpan<byte> ascii)
+    {
+        if (s.Length != ascii.Length) return false;
+        for (int i = 0; i < ascii.Length; i++)
+        {
+            if (s[i] != ascii[i]) return false;
+        }
+        return true;
+    }
+
+    private const int RecentNames = 64;
+    private readonly string?[] _recentInlineNames = new string?[RecentNames];
+    private readonly XmlDictionaryString?[] _recentDictionaryKeys = new XmlDictionaryString?[RecentNames];
+    private readonly string?[] _recentDictionaryNames = new string?[RecentNames];
+
+    private void ClearRecentNames()
+    {
+        Array.Clear(_recentInlineNames);
+        Array.Clear(_recentDictionaryKeys);
+        Array.Clear(_recentDictionaryNames);
     }
 
     private string AddName(string s)
