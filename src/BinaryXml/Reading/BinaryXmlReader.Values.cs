@@ -11,8 +11,9 @@ public ref partial struct BinaryXmlReader
 {
     private void ParseTextValue(int start)
     {
-        _s._valueEnd = ParseTextPayload(start, out byte type, out _s._valueStart, out _s._valueLength);
-        _s._valueType = type;
+        ReaderState s = _s;
+        s._valueEnd = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength);
+        s._valueType = type;
     }
 
     /// <summary>
@@ -22,6 +23,7 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly int ParseTextPayload(int start, out byte valueType, out int payloadStart, out int payloadLength)
     {
+        ReaderState s = _s;
         byte type = _data[start];
         valueType = (byte)(type & 0xFE);
         int p = start + 1;
@@ -69,7 +71,7 @@ public ref partial struct BinaryXmlReader
                 CheckStringQuota(payload, utf16: true, start);
                 break;
             case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
-                if (length > _s._maxArrayLength) Fail($"{RecordTypes.GetName(type)} holds {length} bytes, more than the MaxArrayLength quota ({_s._maxArrayLength})", start);
+                if (length > s._maxArrayLength) Fail($"{RecordTypes.GetName(type)} holds {length} bytes, more than the MaxArrayLength quota ({s._maxArrayLength})", start);
                 break;
         }
         payloadStart = p;
@@ -142,12 +144,12 @@ public ref partial struct BinaryXmlReader
     {
         for (int i = 0; i < _s._namespaceCount; i++)
         {
-            ParseAttribute(_s._res.Namespaces![i], out NameRef prefix, out _, out NameRef uri, out _, trusted: true);
+            ParseAttribute(_s._namespaces![i], out NameRef prefix, out _, out NameRef uri, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             bool redeclared = false;
             for (int j = i + 1; j < _s._namespaceCount && !redeclared; j++)
             {
-                ParseAttribute(_s._res.Namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
+                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
                 redeclared = NameBytes(other).SequenceEqual(p);
             }
             if (!redeclared) into.Add(new(GetName(prefix).ToString(), GetName(uri).ToString()));
@@ -163,6 +165,7 @@ public ref partial struct BinaryXmlReader
     internal BinaryXmlReader(ReadOnlySpan<byte> data, ValueLocation value)
     {
         _data = data;
+        _s = ReaderState.ForValue();
         _s._tokenType = value.TokenType;
         _s._valueType = value.ValueType;
         _s._valueStart = value.Start;

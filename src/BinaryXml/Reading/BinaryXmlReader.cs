@@ -26,7 +26,7 @@ public ref partial struct BinaryXmlReader
     private static ReadOnlySpan<byte> XmlNamespaceUtf8 => "http://www.w3.org/XML/1998/namespace"u8;
 
     private readonly ReadOnlySpan<byte> _data;
-    private BinaryXmlReaderState _s;
+    private readonly ReaderState _s;
 
     /// <summary>Creates a reader over a whole document.</summary>
     /// <param name="data">The binary XML document.</param>
@@ -36,7 +36,9 @@ public ref partial struct BinaryXmlReader
     public BinaryXmlReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
     {
         _data = data;
-        _s._res = ReaderResources.Rent(dictionary, session);
+        _s = ReaderState.Rent();
+        _s._dictionary = dictionary;
+        _s._session = session;
         options ??= BinaryXmlReaderOptions.Default;
         _s._maxDepth = options.MaxDepth;
         _s._maxStringContentLength = options.MaxStringContentLength;
@@ -49,15 +51,14 @@ public ref partial struct BinaryXmlReader
     public BinaryXmlReader(ReadOnlySpan<byte> data, BinaryXmlReaderState state)
     {
         _data = data;
-        _s = state;
-        _s._res ??= ReaderResources.Rent(null, null);
+        _s = state._state ?? throw new ArgumentException("The state does not come from a reader.", nameof(state));
     }
 
     /// <summary>Whether the next <see cref="Read"/> returns another attribute or namespace declaration of the current element.</summary>
     internal readonly bool NextIsAttribute => _s._phase == ReaderPhase.Attributes && _s._attrIndex < _s._attrCount;
 
     /// <summary>The state to resume from later with <see cref="BinaryXmlReader(ReadOnlySpan{byte}, BinaryXmlReaderState)"/>.</summary>
-    public readonly BinaryXmlReaderState CurrentState => _s;
+    public readonly BinaryXmlReaderState CurrentState => new(_s);
 
     /// <summary>The kind of token the reader is on.</summary>
     public readonly BinaryXmlTokenType TokenType => _s._tokenType;
@@ -77,51 +78,48 @@ public ref partial struct BinaryXmlReader
     /// <summary>Whether the current StartElement is the element of an Array record (its items follow as <see cref="BinaryXmlTokenType.ArrayData"/>).</summary>
     public readonly bool IsArray => _s._isArray;
 
-    /// <summary>Releases the reader's scratch arrays for the next reader on this thread.</summary>
-    public void Dispose()
-    {
-        if (_s._res is null) return;
-        ReaderResources.Return(_s._res);
-        _s._res = null!;
-    }
+    /// <summary>Gives the reader's state (and its scratch arrays) to the next reader on this thread; the reader, and every
+    /// <see cref="BinaryXmlReaderState"/> taken from it, must not be used afterwards.</summary>
+    public readonly void Dispose() => ReaderState.Return(_s);
 
     /// <summary>Moves to the next token. Returns false at the end of the document.</summary>
     /// <exception cref="BinaryXmlException">The input is malformed, truncated, or exceeds a limit.</exception>
     public bool Read()
     {
-        _s._isArray = false;
-        if (_s._popOnRead)
+        ReaderState s = _s;
+        s._isArray = false;
+        if (s._popOnRead)
         {
-            _s._popOnRead = false;
+            s._popOnRead = false;
             PopScope();
         }
-        if (_s._pendingEndElement)
+        if (s._pendingEndElement)
         {
-            _s._pendingEndElement = false;
-            EmitEndElement(_s._tokenStart, _s._recordType);
+            s._pendingEndElement = false;
+            EmitEndElement(s._tokenStart, s._recordType);
             return true;
         }
-        switch (_s._phase)
+        switch (s._phase)
         {
             case ReaderPhase.Attributes:
-                if (_s._attrIndex < _s._attrCount)
+                if (s._attrIndex < s._attrCount)
                 {
-                    EmitAttribute(_s._res.Attributes![_s._attrIndex++]);
+                    EmitAttribute(s._attributes![s._attrIndex++]);
                     return true;
                 }
-                if (_s._arrayCount > 0)
+                if (s._arrayCount > 0)
                 {
                     EmitArrayData();
                     return true;
                 }
-                _s._phase = ReaderPhase.Content;
+                s._phase = ReaderPhase.Content;
                 break;
             case ReaderPhase.AttributeList:
             case ReaderPhase.ContentList:
                 ReadListItem();
                 return true;
             case ReaderPhase.ArrayEnd:
-                _s._phase = ReaderPhase.Content;
+                s._phase = ReaderPhase.Content;
                 PopScope();
                 break;
         }
@@ -130,35 +128,36 @@ public ref partial struct BinaryXmlReader
 
     private bool ReadContent()
     {
+        ReaderState s = _s;
         ClearToken();
-        if (_s._pos >= _data.Length)
+        if (s._pos >= _data.Length)
         {
-            if (_s._depth > 0) ThrowUnclosed();
-            _s._tokenType = BinaryXmlTokenType.None;
-            _s._tokenStart = _s._pos;
-            _s._tokenDepth = 0;
+            if (s._depth > 0) ThrowUnclosed();
+            s._tokenType = BinaryXmlTokenType.None;
+            s._tokenStart = s._pos;
+            s._tokenDepth = 0;
             return false;
         }
-        int start = _s._pos;
+        int start = s._pos;
         byte type = _data[start];
-        _s._tokenStart = start;
-        _s._recordType = type;
+        s._tokenStart = start;
+        s._recordType = type;
         switch (RecordTypes.GetFamily(type))
         {
             case RecordFamily.EndElement:
-                if (_s._depth == 0) Fail("An EndElement record has no open element to close", start);
-                _s._pos = start + 1;
+                if (s._depth == 0) Fail("An EndElement record has no open element to close", start);
+                s._pos = start + 1;
                 EmitEndElement(start, type);
                 return true;
             case RecordFamily.Comment:
             {
-                _s._localName = ReadInlineString(start + 1, out _s._pos, "comment");
-                CheckStringQuota(_data.Slice(_s._localName.Offset, _s._localName.Length), utf16: false, start);
-                _s._tokenType = BinaryXmlTokenType.Comment;
-                _s._tokenDepth = _s._depth;
-                _s._valueStart = _s._localName.Offset;
-                _s._valueLength = _s._localName.Length;
-                _s._valueEnd = _s._pos;
+                s._localName = ReadInlineString(start + 1, out s._pos, "comment");
+                CheckStringQuota(_data.Slice(s._localName.Offset, s._localName.Length), utf16: false, start);
+                s._tokenType = BinaryXmlTokenType.Comment;
+                s._tokenDepth = s._depth;
+                s._valueStart = s._localName.Offset;
+                s._valueLength = s._localName.Length;
+                s._valueEnd = s._pos;
                 return true;
             }
             case RecordFamily.Array:
@@ -180,28 +179,29 @@ public ref partial struct BinaryXmlReader
 
     private void ReadContentText(int start, byte type)
     {
+        ReaderState s = _s;
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", start);
         if (type == (byte)RecordType.StartListText)
         {
             // Like typed records, a list outside the root element is accepted, as .NET's reader accepts it.
-            _s._pos = start + 1;
-            _s._tokenType = BinaryXmlTokenType.StartList;
-            _s._tokenDepth = _s._depth;
-            _s._phase = ReaderPhase.ContentList;
-            _s._listPos = _s._pos;
+            s._pos = start + 1;
+            s._tokenType = BinaryXmlTokenType.StartList;
+            s._tokenDepth = s._depth;
+            s._phase = ReaderPhase.ContentList;
+            s._listPos = s._pos;
             return;
         }
         ParseTextValue(start);
         bool withEnd = (type & 1) != 0;
-        if (_s._depth == 0)
+        if (s._depth == 0)
         {
             if (withEnd) Fail($"{RecordTypes.GetName(type)} implies an end element outside any element", start);
             CheckTopLevelText(start);
         }
-        _s._pos = _s._valueEnd;
-        _s._tokenType = BinaryXmlTokenType.Text;
-        _s._tokenDepth = _s._depth;
-        _s._pendingEndElement = withEnd;
+        s._pos = s._valueEnd;
+        s._tokenType = BinaryXmlTokenType.Text;
+        s._tokenDepth = s._depth;
+        s._pendingEndElement = withEnd;
     }
 
     /// <summary>Outside the root element only whitespace text is allowed (dotnet-behaviour 6.2).</summary>
@@ -227,26 +227,27 @@ public ref partial struct BinaryXmlReader
 
     private void ReadListItem()
     {
+        ReaderState s = _s;
         ClearToken();
-        int start = _s._listPos;
+        int start = s._listPos;
         if (start >= _data.Length) Fail("The input ends inside a list", start);
         byte type = _data[start];
-        _s._tokenStart = start;
-        _s._recordType = type;
-        _s._tokenDepth = _s._phase == ReaderPhase.AttributeList ? _s._depth + 1 : _s._depth;
+        s._tokenStart = start;
+        s._recordType = type;
+        s._tokenDepth = s._phase == ReaderPhase.AttributeList ? s._depth + 1 : s._depth;
         if (type == (byte)RecordType.EndListText)
         {
-            _s._tokenType = BinaryXmlTokenType.EndList;
-            _s._listPos = start + 1;
-            if (_s._phase == ReaderPhase.ContentList) _s._pos = _s._listPos;
-            _s._phase = _s._phase == ReaderPhase.AttributeList ? ReaderPhase.Attributes : ReaderPhase.Content;
+            s._tokenType = BinaryXmlTokenType.EndList;
+            s._listPos = start + 1;
+            if (s._phase == ReaderPhase.ContentList) s._pos = s._listPos;
+            s._phase = s._phase == ReaderPhase.AttributeList ? ReaderPhase.Attributes : ReaderPhase.Content;
             return;
         }
         CheckListItem(start, type);
         ParseTextValue(start);
-        _s._listPos = _s._valueEnd;
-        if (_s._phase == ReaderPhase.ContentList) _s._pos = _s._listPos;
-        _s._tokenType = BinaryXmlTokenType.Text;
+        s._listPos = s._valueEnd;
+        if (s._phase == ReaderPhase.ContentList) s._pos = s._listPos;
+        s._tokenType = BinaryXmlTokenType.Text;
     }
 
     private readonly void CheckListItem(int start, byte type)
@@ -258,46 +259,51 @@ public ref partial struct BinaryXmlReader
 
     private void ClearToken()
     {
-        _s._prefix = default;
-        _s._localName = default;
-        _s._nsValue = default;
-        _s._valueType = 0;
-        _s._valueStart = 0;
-        _s._valueLength = 0;
-        _s._valueEnd = 0;
+        ReaderState s = _s;
+        s._prefix = default;
+        s._localName = default;
+        s._nsValue = default;
+        s._valueType = 0;
+        s._valueStart = 0;
+        s._valueLength = 0;
+        s._valueEnd = 0;
     }
 
     /// <summary>Clears the token and gives it the name of the innermost open element (for EndElement and ArrayData).</summary>
     private void SetInnermostElementName()
     {
+        ReaderState s = _s;
         ClearToken();
-        ParseElementName(_s._res.Scopes![2 * (_s._depth - 1)], out _s._prefix, out _s._localName, out _, trusted: true);
+        ParseElementName(s._scopes![2 * (s._depth - 1)], out s._prefix, out s._localName, out _, trusted: true);
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
     {
+        ReaderState s = _s;
         SetInnermostElementName();
-        _s._tokenType = BinaryXmlTokenType.EndElement;
-        _s._tokenStart = recordStart;
-        _s._recordType = recordType;
-        _s._tokenDepth = _s._depth - 1;
-        _s._popOnRead = true;
+        s._tokenType = BinaryXmlTokenType.EndElement;
+        s._tokenStart = recordStart;
+        s._recordType = recordType;
+        s._tokenDepth = s._depth - 1;
+        s._popOnRead = true;
     }
 
     private void PopScope()
     {
-        _s._depth--;
-        _s._namespaceCount = _s._res.Scopes![2 * _s._depth + 1];
-        if (_s._depth == 0) _s._rootClosed = true;
+        ReaderState s = _s;
+        s._depth--;
+        s._namespaceCount = s._scopes![2 * s._depth + 1];
+        if (s._depth == 0) s._rootClosed = true;
     }
 
     private void PushScope(int elementOffset)
     {
-        if (_s._depth + 1 > _s._maxDepth) Fail($"The maximum read depth ({_s._maxDepth}) has been exceeded", elementOffset);
-        EnsureCapacity(ref _s._res.Scopes, 2 * (_s._depth + 1));
-        _s._res.Scopes![2 * _s._depth] = elementOffset;
-        _s._res.Scopes[2 * _s._depth + 1] = _s._namespaceCount;
-        _s._depth++;
+        ReaderState s = _s;
+        if (s._depth + 1 > s._maxDepth) Fail($"The maximum read depth ({s._maxDepth}) has been exceeded", elementOffset);
+        EnsureCapacity(ref s._scopes, 2 * (s._depth + 1));
+        s._scopes![2 * s._depth] = elementOffset;
+        s._scopes[2 * s._depth + 1] = s._namespaceCount;
+        s._depth++;
     }
 
     private static void EnsureCapacity(ref int[]? array, int size)
@@ -319,24 +325,25 @@ public ref partial struct BinaryXmlReader
 
     private void ReadStartElement(int start, bool isArray)
     {
-        if (_s._depth == 0 && _s._rootClosed) Fail("There are multiple root elements", start);
+        ReaderState s = _s;
+        if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
         PushScope(start);
         int attributesStart = p;
         p = ScanAttributes(p);
-        if (p - attributesStart > _s._maxBytesPerRead)
-            Fail($"The attributes of this start tag take {p - attributesStart} bytes, more than the MaxBytesPerRead quota ({_s._maxBytesPerRead})", attributesStart);
+        if (p - attributesStart > s._maxBytesPerRead)
+            Fail($"The attributes of this start tag take {p - attributesStart} bytes, more than the MaxBytesPerRead quota ({s._maxBytesPerRead})", attributesStart);
         ValidateStartTag(start, prefix);
-        _s._pos = p;
-        _s._prefix = prefix;
-        _s._localName = local;
-        _s._tokenType = BinaryXmlTokenType.StartElement;
-        _s._tokenStart = start;
-        _s._recordType = _data[start];
-        _s._tokenDepth = _s._depth - 1;
-        _s._isArray = isArray;
-        _s._phase = ReaderPhase.Attributes;
-        _s._attrIndex = 0;
+        s._pos = p;
+        s._prefix = prefix;
+        s._localName = local;
+        s._tokenType = BinaryXmlTokenType.StartElement;
+        s._tokenStart = start;
+        s._recordType = _data[start];
+        s._tokenDepth = s._depth - 1;
+        s._isArray = isArray;
+        s._phase = ReaderPhase.Attributes;
+        s._attrIndex = 0;
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
@@ -369,19 +376,20 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private int ScanAttributes(int p)
     {
-        _s._attrCount = 0;
+        ReaderState s = _s;
+        s._attrCount = 0;
         while (p < _data.Length)
         {
             byte type = _data[p];
             RecordFamily family = RecordTypes.GetFamily(type);
             if (family is not (RecordFamily.Attribute or RecordFamily.XmlnsAttribute)) break;
-            EnsureCapacity(ref _s._res.Attributes, _s._attrCount + 1);
-            _s._res.Attributes![_s._attrCount++] = p;
+            EnsureCapacity(ref s._attributes, s._attrCount + 1);
+            s._attributes![s._attrCount++] = p;
             int end = ParseAttribute(p, out _, out _, out NameRef ns, out _);
             if (family == RecordFamily.XmlnsAttribute)
             {
-                EnsureCapacity(ref _s._res.Namespaces, _s._namespaceCount + 1);
-                _s._res.Namespaces![_s._namespaceCount++] = p;
+                EnsureCapacity(ref s._namespaces, s._namespaceCount + 1);
+                s._namespaces![s._namespaceCount++] = p;
                 _ = ns;
             }
             p = end;
@@ -500,10 +508,11 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
     {
-        int firstNs = _s._res.Scopes![2 * (_s._depth - 1) + 1];
-        for (int i = firstNs; i < _s._namespaceCount; i++)
+        ReaderState s = _s;
+        int firstNs = s._scopes![2 * (s._depth - 1) + 1];
+        for (int i = firstNs; i < s._namespaceCount; i++)
         {
-            int record = _s._res.Namespaces![i];
+            int record = s._namespaces![i];
             ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             BinaryXmlName uri = GetName(ns);
@@ -512,22 +521,22 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
-                ParseAttribute(_s._res.Namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
+                ParseAttribute(s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
                 if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (_s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
-        for (int i = 0; i < _s._attrCount; i++)
+        if (s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
+        for (int i = 0; i < s._attrCount; i++)
         {
-            int record = _s._res.Attributes![i];
+            int record = s._attributes![i];
             if (RecordTypes.GetFamily(_data[record]) == RecordFamily.XmlnsAttribute) continue;
             ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _, trusted: true);
             ReadOnlySpan<byte> p = NameBytes(prefix);
             NameRef ns = default;
-            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && _s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
+            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
             for (int j = 0; j < i; j++)
             {
-                int other = _s._res.Attributes[j];
+                int other = s._attributes[j];
                 if (RecordTypes.GetFamily(_data[other]) == RecordFamily.XmlnsAttribute) continue;
                 ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _, trusted: true);
                 if (!GetName(local).ValueEquals(GetName(otherLocal))) continue;
@@ -557,9 +566,10 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
     {
-        for (int i = _s._namespaceCount - 1; i >= 0; i--)
+        ReaderState s = _s;
+        for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
-            ParseAttribute(_s._res.Namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
+            ParseAttribute(s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
             if (NameBytes(declared).SequenceEqual(prefix))
             {
                 ns = uri;
@@ -578,27 +588,28 @@ public ref partial struct BinaryXmlReader
 
     private void EmitAttribute(int record)
     {
+        ReaderState s = _s;
         ClearToken();
         byte type = _data[record];
-        int end = ParseAttribute(record, out _s._prefix, out _s._localName, out _s._nsValue, out int valueStart, trusted: true);
-        _s._tokenStart = record;
-        _s._recordType = type;
-        _s._tokenDepth = _s._depth;
+        int end = ParseAttribute(record, out s._prefix, out s._localName, out s._nsValue, out int valueStart, trusted: true);
+        s._tokenStart = record;
+        s._recordType = type;
+        s._tokenDepth = s._depth;
         if (RecordTypes.GetFamily(type) == RecordFamily.XmlnsAttribute)
         {
-            _s._tokenType = BinaryXmlTokenType.NamespaceDeclaration;
-            _s._valueEnd = end;
+            s._tokenType = BinaryXmlTokenType.NamespaceDeclaration;
+            s._valueEnd = end;
             return;
         }
-        _s._tokenType = BinaryXmlTokenType.Attribute;
+        s._tokenType = BinaryXmlTokenType.Attribute;
         if (_data[valueStart] == (byte)RecordType.StartListText)
         {
-            _s._valueType = (byte)RecordType.StartListText;
-            _s._valueStart = valueStart + 1;
-            _s._valueLength = end - 1 - _s._valueStart;
-            _s._valueEnd = end;
-            _s._listPos = valueStart + 1;
-            _s._phase = ReaderPhase.AttributeList;
+            s._valueType = (byte)RecordType.StartListText;
+            s._valueStart = valueStart + 1;
+            s._valueLength = end - 1 - s._valueStart;
+            s._valueEnd = end;
+            s._listPos = valueStart + 1;
+            s._phase = ReaderPhase.AttributeList;
             return;
         }
         ParseTextValue(valueStart);
@@ -732,13 +743,13 @@ public ref partial struct BinaryXmlReader
         XmlDictionaryString? s = null;
         if ((id & 1) == 0)
         {
-            if (_s._res.Dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
-            if (!_s._res.Dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
+            if (_s._dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
+            if (!_s._dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
         }
         else
         {
-            if (_s._res.Session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
-            if (!_s._res.Session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
+            if (_s._session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
+            if (!_s._session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
         }
         return s!;
     }
@@ -766,7 +777,7 @@ public ref partial struct BinaryXmlReader
         var names = new StringBuilder();
         for (int d = 0; d < _s._depth; d++)
         {
-            ParseElementName(_s._res.Scopes![2 * d], out NameRef prefix, out NameRef local, out _, trusted: true);
+            ParseElementName(_s._scopes![2 * d], out NameRef prefix, out NameRef local, out _, trusted: true);
             if (names.Length > 0) names.Append(", ");
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());

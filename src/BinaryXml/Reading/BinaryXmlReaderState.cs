@@ -3,16 +3,38 @@ using System.Xml;
 namespace BinaryXml;
 
 /// <summary>
-/// Everything a <see cref="BinaryXmlReader"/> knows besides its input: position, current token, scopes and limits.
-/// Take it with <see cref="BinaryXmlReader.CurrentState"/> and resume over the same input, so that a class can keep
-/// reading across calls (the reader itself is a ref struct). Copies share the reader's pooled scope arrays: resume
-/// from one copy only.
+/// A handle on everything a <see cref="BinaryXmlReader"/> knows besides its input: position, current token, scopes
+/// and limits. Take it with <see cref="BinaryXmlReader.CurrentState"/> and resume over the same input, so that a class
+/// can keep reading across calls (the reader itself is a ref struct). A handle is not a snapshot: every copy refers
+/// to the same reader state, which moves on as any of them reads.
 /// </summary>
-public struct BinaryXmlReaderState
+public readonly struct BinaryXmlReaderState
 {
-    // The dictionary, the session and the scratch arrays, in one object so that a state is copied (resumed,
-    // saved) with one reference to track instead of five.
-    internal ReaderResources _res;
+    internal readonly ReaderState? _state;
+
+    internal BinaryXmlReaderState(ReaderState state) => _state = state;
+
+    /// <summary>The bytes consumed so far.</summary>
+    public int BytesConsumed => _state?._pos ?? 0;
+}
+
+/// <summary>
+/// The state of a reader, in a heap object so that a class resuming a reader across calls holds and passes one
+/// reference (no copy of the state per call). One instance per thread is kept for the next reader when a reader is
+/// disposed, with its scratch arrays, so that steady-state reading allocates nothing.
+/// </summary>
+internal sealed class ReaderState
+{
+    private const int MaxRetainedLength = 4096;
+
+    [ThreadStatic]
+    private static ReaderState? t_cached;
+
+    [ThreadStatic]
+    private static ReaderState? t_valueScratch;
+
+    internal IXmlDictionary? _dictionary;
+    internal XmlBinaryReaderSession? _session;
     internal int _maxDepth;
     internal int _maxStringContentLength;
     internal int _maxArrayLength;
@@ -49,10 +71,70 @@ public struct BinaryXmlReaderState
     internal int _arrayDataStart;
     internal bool _forceElementwiseArrays;
 
+    // Scratch: per depth (element record offset, namespace count), xmlns record offsets, attribute record offsets.
+    internal int[]? _scopes;
+    internal int[]? _namespaces;
     internal int _namespaceCount;
+    internal int[]? _attributes;
 
-    /// <summary>The bytes consumed so far.</summary>
-    public readonly int BytesConsumed => _pos;
+    /// <summary>A cleared state (the thread's cached one when there is one) for a new reader.</summary>
+    public static ReaderState Rent()
+    {
+        ReaderState state = t_cached ?? new ReaderState();
+        t_cached = null;
+        return state;
+    }
+
+    /// <summary>Keeps a disposed reader's state (and its arrays, unless large) for the next reader on this thread.</summary>
+    public static void Return(ReaderState state)
+    {
+        state.Clear();
+        Trim(ref state._scopes);
+        Trim(ref state._namespaces);
+        Trim(ref state._attributes);
+        t_cached = state;
+
+        static void Trim(ref int[]? array)
+        {
+            if (array is null || array.Length <= MaxRetainedLength) return;
+            System.Buffers.ArrayPool<int>.Shared.Return(array);
+            array = null;
+        }
+    }
+
+    /// <summary>A state for reading one value again (typed getters only), reused on this thread.</summary>
+    public static ReaderState ForValue()
+    {
+        ReaderState state = t_valueScratch ??= new ReaderState();
+        state.Clear();
+        return state;
+    }
+
+    /// <summary>Resets every field but the scratch arrays.</summary>
+    private void Clear()
+    {
+        _dictionary = null;
+        _session = null;
+        _maxDepth = _maxStringContentLength = _maxArrayLength = _maxBytesPerRead = 0;
+        _requireBoundPrefixes = false;
+        _pos = 0;
+        _tokenType = default;
+        _tokenStart = _tokenDepth = 0;
+        _recordType = 0;
+        _prefix = _localName = _nsValue = default;
+        _valueType = 0;
+        _valueStart = _valueLength = _valueEnd = 0;
+        _isArray = false;
+        _arrayLength = 0;
+        _phase = default;
+        _depth = 0;
+        _rootClosed = _pendingEndElement = _popOnRead = false;
+        _attrIndex = _attrCount = _listPos = 0;
+        _arrayItemType = 0;
+        _arrayCount = _arrayDataStart = 0;
+        _forceElementwiseArrays = false;
+        _namespaceCount = 0;
+    }
 }
 
 internal enum ReaderPhase : byte { Content, Attributes, AttributeList, ContentList, ArrayEnd }
@@ -76,51 +158,6 @@ internal readonly struct NameRef
     public static NameRef Letter(int index) => new(NameKind.Letter, index, 1, -1);
     public static NameRef Dictionary(int id, int offset) => new(NameKind.Dictionary, offset, 0, id);
     public static NameRef XmlNamespace => new(NameKind.Xml, 0, 0, -1);
-}
-
-/// <summary>
-/// What a reader holds by reference: the dictionary, the session and its scratch arrays (per depth the element record
-/// offset and namespace count; xmlns record offsets; attribute record offsets). One instance per thread is kept for
-/// the next reader when a reader is disposed, with its arrays, so that steady-state reading allocates nothing.
-/// </summary>
-internal sealed class ReaderResources
-{
-    private const int MaxRetainedLength = 4096;
-
-    [ThreadStatic]
-    private static ReaderResources? t_cached;
-
-    public IXmlDictionary? Dictionary;
-    public XmlBinaryReaderSession? Session;
-    public int[]? Scopes;
-    public int[]? Namespaces;
-    public int[]? Attributes;
-
-    public static ReaderResources Rent(IXmlDictionary? dictionary, XmlBinaryReaderSession? session)
-    {
-        ReaderResources resources = t_cached ?? new ReaderResources();
-        t_cached = null;
-        resources.Dictionary = dictionary;
-        resources.Session = session;
-        return resources;
-    }
-
-    public static void Return(ReaderResources resources)
-    {
-        resources.Dictionary = null;
-        resources.Session = null;
-        Trim(ref resources.Scopes);
-        Trim(ref resources.Namespaces);
-        Trim(ref resources.Attributes);
-        t_cached = resources;
-
-        static void Trim(ref int[]? array)
-        {
-            if (array is null || array.Length <= MaxRetainedLength) return;
-            System.Buffers.ArrayPool<int>.Shared.Return(array);
-            array = null;
-        }
-    }
 }
 
 /// <summary>The location of a token's value in the input: what reading a typed value again needs.</summary>

@@ -180,9 +180,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private void ReleaseState()
     {
-        var reader = new BinaryXmlReader(Data, _state);
-        reader.Dispose();
-        _state = reader.CurrentState;
+        if (_state._state is null) return;
+        new BinaryXmlReader(Data, _state).Dispose();
+        _state = default;
     }
 
     // ---- Node properties ---------------------------------------------------------------------------------------
@@ -337,6 +337,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         ArgumentNullException.ThrowIfNull(prefix);
         if (prefix == "xmlns") return XmlnsNamespace;
+        if (_state._state is null) return null;
         var reader = new BinaryXmlReader(Data, _state);
         Span<byte> utf8 = stackalloc byte[Encoding.UTF8.GetMaxByteCount(Math.Min(prefix.Length, 64))];
         byte[] bytes = prefix.Length <= 64 ? [] : Encoding.UTF8.GetBytes(prefix);
