@@ -75,12 +75,12 @@ public sealed partial class BinaryXmlDictionaryReader
                 for (int i = 0; i < _attributeCount; i++)
                 {
                     Attr a = _attributes[i];
-                    if (IsXmlns(a)) c14n.WriteXmlnsAttribute(XmlnsPrefix(a), a.Value);
+                    if (IsXmlns(a)) c14n.WriteXmlnsAttribute(XmlnsPrefix(a), AttributeValue(a));
                 }
                 for (int i = 0; i < _attributeCount; i++)
                 {
                     Attr a = _attributes[i];
-                    if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, a.LocalName, null, a.Value);
+                    if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, a.LocalName, null, AttributeValue(a));
                 }
                 _tee!.CloseStartTag();
                 _c14nOpenElements++;

@@ -71,12 +71,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private sealed class Attr
     {
-        public string Prefix = "", LocalName = "", Namespace = "", Value = "";
+        public string Prefix = "", LocalName = "", Namespace = "";
+        public string? Value = "";                // null: the text at AtomicValue, decoded on first use
         public Type ValueType = typeof(string);
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
         public RecordType Atomic;                 // a typed value (converted directly by ReadContentAs*), or 0
-        public ValueLocation AtomicValue;
+        public ValueLocation AtomicValue;         // where an atomic or not yet decoded value is
     }
+
+    /// <summary>An attribute's value, decoded from the input the first time it is asked for.</summary>
+    private string AttributeValue(Attr a) => a.Value ??= new BinaryXmlReader(Data, a.AtomicValue).GetString();
 
     private BinaryXmlDictionaryReader()
     {
@@ -206,7 +210,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string NamespaceURI => _attributeIndex < 0 ? _namespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
-    public override string Value => _attributeIndex < 0 ? _value ??= ValueReader().GetString() : _attributes[_attributeIndex].Value;
+    public override string Value => _attributeIndex < 0 ? _value ??= ValueReader().GetString() : AttributeValue(_attributes[_attributeIndex]);
 
     /// <inheritdoc/>
     public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
@@ -246,21 +250,21 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         ArgumentOutOfRangeException.ThrowIfNegative(i);
         ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
-        return _attributes[i].Value;
+        return AttributeValue(_attributes[i]);
     }
 
     /// <inheritdoc/>
     public override string? GetAttribute(string name)
     {
         int i = FindAttribute(name);
-        return i < 0 ? null : _attributes[i].Value;
+        return i < 0 ? null : AttributeValue(_attributes[i]);
     }
 
     /// <inheritdoc/>
     public override string? GetAttribute(string localName, string? namespaceURI)
     {
         int i = FindAttribute(localName, namespaceURI ?? "");
-        return i < 0 ? null : _attributes[i].Value;
+        return i < 0 ? null : AttributeValue(_attributes[i]);
     }
 
     private int FindAttribute(string name)
@@ -547,8 +551,23 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             else
             {
                 a.ValueType = RecordTypes.GetValueType(r.ValueType);
-                a.Value = r.GetString();
-                if (r.TryGetDictionaryString(out XmlDictionaryString? d)) a.ValueDictionary = d;
+                if (r.TryGetDictionaryString(out XmlDictionaryString? d))
+                {
+                    a.Value = d.Value;
+                    a.ValueDictionary = d;
+                }
+                else if (a.Atomic == 0 && a.Prefix != "xml" && r.ValueType is RecordType.Chars8Text or RecordType.Chars16Text
+                    or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text
+                    or RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text)
+                {
+                    // Decoded only if asked for, as .NET does.
+                    a.Value = null;
+                    a.AtomicValue = r.CurrentValue;
+                }
+                else
+                {
+                    a.Value = r.GetString();
+                }
             }
             if (a.Prefix == "xml") TrackXmlAttribute(a, depth);
         }
@@ -576,8 +595,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         string? lang = XmlLang;
         XmlSpace space = XmlSpace;
-        if (a.LocalName == "lang") lang = a.Value;
-        else if (a.LocalName == "space") space = a.Value == "preserve" ? XmlSpace.Preserve : a.Value == "default" ? XmlSpace.Default : space;
+        if (a.LocalName == "lang") lang = AttributeValue(a);
+        else if (a.LocalName == "space") space = AttributeValue(a) == "preserve" ? XmlSpace.Preserve : a.Value == "default" ? XmlSpace.Default : space;
         else return;
         _xmlScopes.Add((depth, lang, space));
     }
