@@ -154,4 +154,128 @@ public sealed partial class BinaryXmlDictionaryReader
             _ => r.GetInt32(),
         });
     }
+
+    // ---- Element content in one step ----------------------------------------------------------------------------
+    // As .NET's reader does, an element whose whole content is one typed record closing it (…WithEndElement) is read
+    // with its value and end tag in one step, without presenting the text and end-element nodes.
+
+    /// <summary>Whether the current element's content is one atomic record closing it; where its value is. Moves nothing.</summary>
+    private bool TryPeekAtomicContent(out RecordType record, out ValueLocation location)
+    {
+        record = 0;
+        location = default;
+        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _c14n is not null || ArrayRemaining > 0 || _readState != ReadState.Interactive)
+            return false;
+        ReadOnlySpan<byte> data = Data;
+        int pos = _state.BytesConsumed;
+        if (pos >= data.Length) return false;
+        byte type = data[pos];
+        if ((type & 1) == 0 || RecordTypes.GetFamily(type) != RecordFamily.Text) return false;
+        record = (RecordType)(type & 0xFE);
+        int size = RecordTypes.GetFixedPayloadSize(type);
+        if (!IsAtomicType(record) || size < 0 || size > data.Length - pos - 1) return false;
+        location = new ValueLocation(BinaryXmlTokenType.Text, (byte)record, pos + 1, size);
+        return true;
+    }
+
+    /// <summary>Moves past the content found by <see cref="TryPeekAtomicContent"/> and the end tag it implies.</summary>
+    private void SkipElementContent()
+    {
+        var r = new BinaryXmlReader(Data, _state);
+        try
+        {
+            r.Read();
+            r.Read();
+        }
+        catch (XmlException)
+        {
+            _readState = ReadState.Error;
+            throw;
+        }
+        _openElements[_depth] = default;
+        _nodeType = XmlNodeType.EndElement;
+        Read();
+    }
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsInt()
+    {
+        if (TryPeekAtomicContent(out _, out ValueLocation at) && new BinaryXmlReader(Data, at).TryGetInt32(out int value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsInt();
+    }
+
+    /// <inheritdoc/>
+    public override long ReadElementContentAsLong()
+    {
+        if (TryPeekAtomicContent(out _, out ValueLocation at) && new BinaryXmlReader(Data, at).TryGetInt64(out long value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsLong();
+    }
+
+    /// <inheritdoc/>
+    public override bool ReadElementContentAsBoolean()
+    {
+        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText
+            && new BinaryXmlReader(Data, at).TryGetBoolean(out bool value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsBoolean();
+    }
+
+    /// <inheritdoc/>
+    public override DateTime ReadElementContentAsDateTime()
+    {
+        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.DateTimeText
+            && new BinaryXmlReader(Data, at).TryGetDateTime(out DateTime value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsDateTime();
+    }
+
+    /// <inheritdoc/>
+    public override decimal ReadElementContentAsDecimal()
+    {
+        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.DecimalText
+            && new BinaryXmlReader(Data, at).TryGetDecimal(out decimal value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsDecimal();
+    }
+
+    /// <inheritdoc/>
+    public override double ReadElementContentAsDouble()
+    {
+        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.DoubleText
+            && new BinaryXmlReader(Data, at).TryGetDouble(out double value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsDouble();
+    }
+
+    /// <inheritdoc/>
+    public override Guid ReadElementContentAsGuid()
+    {
+        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.UuidText
+            && new BinaryXmlReader(Data, at).TryGetGuid(out Guid value))
+        {
+            SkipElementContent();
+            return value;
+        }
+        return base.ReadElementContentAsGuid();
+    }
 }
