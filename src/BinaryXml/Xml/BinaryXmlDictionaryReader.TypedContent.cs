@@ -159,13 +159,19 @@ public sealed partial class BinaryXmlDictionaryReader
     // As .NET's reader does, an element whose whole content is one typed record closing it (…WithEndElement) is read
     // with its value and end tag in one step, without presenting the text and end-element nodes.
 
+    /// <summary>
+    /// On an element read from its record (not an Array's presented item, not while canonicalizing), so that the
+    /// record after its start tag is its first content.
+    /// </summary>
+    private bool CanReadContentInOneStep => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _c14n is null
+        && ArrayRemaining <= 0 && _readState == ReadState.Interactive;
+
     /// <summary>Whether the current element's content is one atomic record closing it; where its value is. Moves nothing.</summary>
     private bool TryPeekAtomicContent(out RecordType record, out ValueLocation location)
     {
         record = 0;
         location = default;
-        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _c14n is not null || ArrayRemaining > 0 || _readState != ReadState.Interactive)
-            return false;
+        if (!CanReadContentInOneStep) return false;
         ReadOnlySpan<byte> data = Data;
         int pos = _state.BytesConsumed;
         if (pos >= data.Length) return false;
@@ -197,85 +203,53 @@ public sealed partial class BinaryXmlDictionaryReader
         Read();
     }
 
+    private delegate bool TryGetValue<T>(ref BinaryXmlReader reader, out T value);
+
+    /// <summary>
+    /// Reads an element whose content is one atomic record closing it, when the record is one <paramref name="accepts"/>
+    /// takes and <paramref name="tryGet"/> converts it (the same rule as ReadContentAs* on that record); otherwise false
+    /// and nothing moved.
+    /// </summary>
+    private bool TryReadAtomicElement<T>(Func<RecordType, bool> accepts, TryGetValue<T> tryGet, out T value)
+    {
+        value = default!;
+        if (!TryPeekAtomicContent(out RecordType record, out ValueLocation at) || !accepts(record)) return false;
+        var reader = new BinaryXmlReader(Data, at);
+        if (!tryGet(ref reader, out value)) return false;
+        SkipElementContent();
+        return true;
+    }
+
     /// <inheritdoc/>
     public override int ReadElementContentAsInt()
-    {
-        if (TryPeekAtomicContent(out _, out ValueLocation at) && new BinaryXmlReader(Data, at).TryGetInt32(out int value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsInt();
-    }
+        => TryReadAtomicElement(static _ => true, static (ref BinaryXmlReader r, out int v) => r.TryGetInt32(out v), out int value) ? value : base.ReadElementContentAsInt();
 
     /// <inheritdoc/>
     public override long ReadElementContentAsLong()
-    {
-        if (TryPeekAtomicContent(out _, out ValueLocation at) && new BinaryXmlReader(Data, at).TryGetInt64(out long value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsLong();
-    }
+        => TryReadAtomicElement(static _ => true, static (ref BinaryXmlReader r, out long v) => r.TryGetInt64(out v), out long value) ? value : base.ReadElementContentAsLong();
 
     /// <inheritdoc/>
     public override bool ReadElementContentAsBoolean()
-    {
-        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText
-            && new BinaryXmlReader(Data, at).TryGetBoolean(out bool value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsBoolean();
-    }
+        => TryReadAtomicElement(static t => t is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText,
+            static (ref BinaryXmlReader r, out bool v) => r.TryGetBoolean(out v), out bool value) ? value : base.ReadElementContentAsBoolean();
 
     /// <inheritdoc/>
     public override DateTime ReadElementContentAsDateTime()
-    {
-        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.DateTimeText
-            && new BinaryXmlReader(Data, at).TryGetDateTime(out DateTime value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsDateTime();
-    }
+        => TryReadAtomicElement(static t => t == RecordType.DateTimeText,
+            static (ref BinaryXmlReader r, out DateTime v) => r.TryGetDateTime(out v), out DateTime value) ? value : base.ReadElementContentAsDateTime();
 
     /// <inheritdoc/>
     public override decimal ReadElementContentAsDecimal()
-    {
-        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.DecimalText
-            && new BinaryXmlReader(Data, at).TryGetDecimal(out decimal value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsDecimal();
-    }
+        => TryReadAtomicElement(static t => t == RecordType.DecimalText,
+            static (ref BinaryXmlReader r, out decimal v) => r.TryGetDecimal(out v), out decimal value) ? value : base.ReadElementContentAsDecimal();
 
     /// <inheritdoc/>
     public override double ReadElementContentAsDouble()
-    {
-        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.DoubleText
-            && new BinaryXmlReader(Data, at).TryGetDouble(out double value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsDouble();
-    }
+        => TryReadAtomicElement(static t => t == RecordType.DoubleText,
+            static (ref BinaryXmlReader r, out double v) => r.TryGetDouble(out v), out double value) ? value : base.ReadElementContentAsDouble();
 
     /// <inheritdoc/>
     public override Guid ReadElementContentAsGuid()
-    {
-        if (TryPeekAtomicContent(out RecordType record, out ValueLocation at) && record == RecordType.UuidText
-            && new BinaryXmlReader(Data, at).TryGetGuid(out Guid value))
-        {
-            SkipElementContent();
-            return value;
-        }
-        return base.ReadElementContentAsGuid();
-    }
+        => TryReadAtomicElement(static t => t == RecordType.UuidText,
+            static (ref BinaryXmlReader r, out Guid v) => r.TryGetGuid(out v), out Guid value) ? value : base.ReadElementContentAsGuid();
 }

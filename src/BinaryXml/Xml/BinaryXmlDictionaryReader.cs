@@ -769,8 +769,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool TryReadTextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
     {
         text = null;
-        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _c14n is not null || ArrayRemaining > 0 || _readState != ReadState.Interactive)
-            return false;
+        if (!CanReadContentInOneStep) return false;
         ReadOnlySpan<byte> data = Data;
         int pos = _state.BytesConsumed;
         if (pos >= data.Length) return false;
