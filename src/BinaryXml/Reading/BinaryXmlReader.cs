@@ -390,6 +390,7 @@ public ref partial struct BinaryXmlReader
             {
                 EnsureCapacity(ref s._namespaces, s._namespaceCount + 1);
                 s._namespaces![s._namespaceCount++] = p;
+                s._nsVersion++;
                 _ = ns;
             }
             p = end;
@@ -567,23 +568,42 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
     {
         ReaderState s = _s;
+        // The default namespace is resolved for most elements: the answer is kept until a declaration is added or the
+        // declarations in scope change.
+        if (prefix.IsEmpty && s._defaultNsVersion == s._nsVersion && s._defaultNsCount == s._namespaceCount)
+        {
+            ns = s._defaultNs;
+            return true;
+        }
         for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
             ParseAttribute(s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
             if (NameBytes(declared).SequenceEqual(prefix))
             {
                 ns = uri;
+                if (prefix.IsEmpty) CacheDefaultNamespace(uri);
                 return true;
             }
         }
         ns = default;
-        if (prefix.IsEmpty) return true;
+        if (prefix.IsEmpty)
+        {
+            CacheDefaultNamespace(default);
+            return true;
+        }
         if (prefix.SequenceEqual(XmlPrefix))
         {
             ns = NameRef.XmlNamespace;
             return true;
         }
         return false;
+    }
+
+    private readonly void CacheDefaultNamespace(NameRef ns)
+    {
+        _s._defaultNs = ns;
+        _s._defaultNsVersion = _s._nsVersion;
+        _s._defaultNsCount = _s._namespaceCount;
     }
 
     private void EmitAttribute(int record)

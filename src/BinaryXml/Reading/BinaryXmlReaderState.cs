@@ -77,6 +77,13 @@ internal sealed class ReaderState
     internal int _namespaceCount;
     internal int[]? _attributes;
 
+    // The default namespace last resolved, valid while no declaration was added (_nsVersion) and the declarations in
+    // scope are the same number (_namespaceCount).
+    internal int _nsVersion;
+    internal int _defaultNsVersion;
+    internal int _defaultNsCount = -1;
+    internal NameRef _defaultNs;
+
     /// <summary>A cleared state (the thread's cached one when there is one) for a new reader.</summary>
     public static ReaderState Rent()
     {
@@ -134,6 +141,9 @@ internal sealed class ReaderState
         _arrayCount = _arrayDataStart = 0;
         _forceElementwiseArrays = false;
         _namespaceCount = 0;
+        _nsVersion = _defaultNsVersion = 0;
+        _defaultNsCount = -1;
+        _defaultNs = default;
     }
 }
 
