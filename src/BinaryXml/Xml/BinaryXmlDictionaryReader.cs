@@ -698,7 +698,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return true;
     }
 
-    private const int RecentNames = 64;
+    private const int RecentNames = 32;
     private readonly string?[] _recentInlineNames = new string?[RecentNames];
     private readonly XmlDictionaryString?[] _recentDictionaryKeys = new XmlDictionaryString?[RecentNames];
     private readonly string?[] _recentDictionaryNames = new string?[RecentNames];
