@@ -20,10 +20,11 @@ public ref partial struct BinaryXmlReader
     /// Validates a text record at <paramref name="start"/> and finds its payload: lengths against the remaining
     /// input, UTF-8 and UTF-16 well-formedness, even UnicodeChars lengths, QName prefix indexes and dictionary ids.
     /// Returns the offset after the record; <paramref name="valueType"/> is the record's even (plain) type.
+    /// <paramref name="trusted"/>: the record was validated before (a start tag read again); dictionary ids are not
+    /// looked up and the payload is not checked again.
     /// </summary>
-    private readonly int ParseTextPayload(int start, out byte valueType, out int payloadStart, out int payloadLength)
+    private readonly int ParseTextPayload(int start, out byte valueType, out int payloadStart, out int payloadLength, bool trusted = false)
     {
-        ReaderState s = _s;
         byte type = _data[start];
         valueType = (byte)(type & 0xFE);
         int p = start + 1;
@@ -38,14 +39,14 @@ public ref partial struct BinaryXmlReader
         switch ((RecordType)valueType)
         {
             case RecordType.DictionaryText:
-                ReadDictionaryString(p, out int next);
+                DictionaryString(p, out int next, trusted);
                 payloadStart = p;
                 payloadLength = next - p;
                 return next;
             case RecordType.QNameDictionaryText:
                 if (p >= _data.Length) Fail("The input ends inside a QNameDictionaryText record", start);
                 if (_data[p] >= 26) Fail($"QNameDictionaryText prefix index {_data[p]} is not 0-25", p);
-                ReadDictionaryString(p + 1, out next);
+                DictionaryString(p + 1, out next, trusted);
                 payloadStart = p;
                 payloadLength = next - p;
                 return next;
@@ -58,8 +59,17 @@ public ref partial struct BinaryXmlReader
         }
         p += lengthSize;
         if (length > _data.Length - p) Fail($"{RecordTypes.GetName(type)} declares {length} bytes but {_data.Length - p} remain", start);
+        if (!trusted) ValidatePayload(type, start, p, length);
+        payloadStart = p;
+        payloadLength = length;
+        return p + length;
+    }
+
+    /// <summary>Checks a text payload: well-formed UTF-8 or UTF-16 and the string or array quota.</summary>
+    private readonly void ValidatePayload(byte type, int start, int p, int length)
+    {
         ReadOnlySpan<byte> payload = _data.Slice(p, length);
-        switch ((RecordType)valueType)
+        switch ((RecordType)(type & 0xFE))
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
                 if (!Utf8.IsValid(payload)) Fail($"{RecordTypes.GetName(type)} holds invalid UTF-8", p);
@@ -71,12 +81,9 @@ public ref partial struct BinaryXmlReader
                 CheckStringQuota(payload, utf16: true, start);
                 break;
             case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
-                if (length > s._maxArrayLength) Fail($"{RecordTypes.GetName(type)} holds {length} bytes, more than the MaxArrayLength quota ({s._maxArrayLength})", start);
+                if (length > _s._maxArrayLength) Fail($"{RecordTypes.GetName(type)} holds {length} bytes, more than the MaxArrayLength quota ({_s._maxArrayLength})", start);
                 break;
         }
-        payloadStart = p;
-        payloadLength = length;
-        return p + length;
     }
 
     private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)

@@ -444,7 +444,7 @@ public ref partial struct BinaryXmlReader
                 break;
         }
         valueStart = p;
-        return trusted ? SkipTrustedAttributeValue(p) : SkipAttributeValue(p);
+        return SkipAttributeValue(p, trusted);
     }
 
     private readonly NameRef InlineString(int p, out int next, string what, bool trusted)
@@ -453,45 +453,15 @@ public ref partial struct BinaryXmlReader
     private readonly NameRef DictionaryString(int p, out int next, bool trusted)
         => trusted ? ReadTrustedDictionaryString(p, out next) : ReadDictionaryString(p, out next);
 
-    /// <summary>The offset after an attribute value (a text record or a list) validated before.</summary>
-    private readonly int SkipTrustedAttributeValue(int p)
-    {
-        if (_data[p] != (byte)RecordType.StartListText) return SkipTrustedText(p);
-        p++;
-        while (_data[p] != (byte)RecordType.EndListText) p = SkipTrustedText(p);
-        return p + 1;
-    }
-
-    /// <summary>The offset after a text record validated before.</summary>
-    private readonly int SkipTrustedText(int start)
-    {
-        byte type = _data[start];
-        int p = start + 1;
-        int fixedSize = RecordTypes.GetFixedPayloadSize(type);
-        if (fixedSize >= 0) return p + fixedSize;
-        switch ((RecordType)(type & 0xFE))
-        {
-            case RecordType.DictionaryText:
-                ReadTrustedDictionaryString(p, out int next);
-                return next;
-            case RecordType.QNameDictionaryText:
-                ReadTrustedDictionaryString(p + 1, out next);
-                return next;
-        }
-        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
-        BinaryXmlPrimitives.TryReadLength(_data[p..], lengthSize, out int length);
-        return p + lengthSize + length;
-    }
-
     /// <summary>An attribute value is exactly one plain text record, or a list (MC-NBFX 2.2.2).</summary>
-    private readonly int SkipAttributeValue(int p)
+    private readonly int SkipAttributeValue(int p, bool trusted)
     {
         if (p >= _data.Length) Fail("The input ends before the attribute's value", p);
         byte type = _data[p];
         if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail($"An attribute value must be a text record, not {RecordTypes.GetName(type)}", p);
         if ((type & 1) != 0) Fail($"{RecordTypes.GetName(type)} cannot be an attribute value", p);
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", p);
-        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _);
+        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _, trusted);
         p++;
         while (true)
         {
@@ -499,7 +469,7 @@ public ref partial struct BinaryXmlReader
             byte item = _data[p];
             if (item == (byte)RecordType.EndListText) return p + 1;
             CheckListItem(p, item);
-            p = ParseTextPayload(p, out _, out _, out _);
+            p = ParseTextPayload(p, out _, out _, out _, trusted);
         }
     }
 

@@ -109,13 +109,11 @@ internal sealed class ReaderState
         }
     }
 
-    /// <summary>A state for reading one value again (typed getters only), reused on this thread.</summary>
-    public static ReaderState ForValue()
-    {
-        ReaderState state = t_valueScratch ??= new ReaderState();
-        state.Clear();
-        return state;
-    }
+    /// <summary>
+    /// A state for reading one value again, reused on this thread: the caller sets the token fields, the only ones
+    /// the value getters read.
+    /// </summary>
+    public static ReaderState ForValue() => t_valueScratch ??= new ReaderState();
 
     /// <summary>Resets every field but the scratch arrays.</summary>
     private void Clear()

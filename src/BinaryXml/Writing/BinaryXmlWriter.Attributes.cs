@@ -158,7 +158,7 @@ public sealed partial class BinaryXmlWriter
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
         }
-        LastResolvedPrefix = prefix;
+        Resolved(prefix);
         _writeState = WriteState.Attribute;
     }
 
@@ -239,12 +239,12 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
         if (prefix is null)
         {
-            LastResolvedPrefix = _nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null);
+            Resolved(_nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null));
         }
         else
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, null);
-            LastResolvedPrefix = prefix;
+            Resolved(prefix);
         }
     }
 
@@ -257,12 +257,12 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
         if (prefix is null)
         {
-            LastResolvedPrefix = _nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns);
+            Resolved(_nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns));
         }
         else
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns.Value, ns);
-            LastResolvedPrefix = prefix;
+            Resolved(prefix);
         }
     }
 

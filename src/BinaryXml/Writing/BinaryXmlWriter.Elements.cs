@@ -38,6 +38,14 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     internal string LastResolvedPrefix { get; private set; } = string.Empty;
 
+    /// <summary>Whether <see cref="LastResolvedPrefix"/> is kept (while a caller replays calls): off, it costs nothing.</summary>
+    internal bool ReportResolvedPrefixes { get; set; }
+
+    private void Resolved(string prefix)
+    {
+        if (ReportResolvedPrefixes) LastResolvedPrefix = prefix;
+    }
+
     /// <summary>Adds the namespace declarations in scope (newest per prefix) to <paramref name="into"/>.</summary>
     internal void CopyInScopeDeclarations(List<KeyValuePair<string, string>> into) => _nsMgr.CopyInScopeDeclarations(into);
 
@@ -183,7 +191,7 @@ public sealed partial class BinaryXmlWriter
         {
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
         }
-        LastResolvedPrefix = prefix;
+        Resolved(prefix);
     }
 
     private void EnterScope()

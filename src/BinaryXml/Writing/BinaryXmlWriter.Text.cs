@@ -202,7 +202,7 @@ public sealed partial class BinaryXmlWriter
             if (_writeState != WriteState.Attribute) ThrowHelper.ThrowArgument($"The namespace '{ns}' is not defined.", nameof(ns));
             prefix = GeneratePrefix(ns, xNs);
         }
-        LastResolvedPrefix = prefix;
+        Resolved(prefix);
         return prefix;
     }
 

@@ -160,37 +160,61 @@ public sealed partial class BinaryXmlDictionaryReader
     // with its value and end tag in one step, without presenting the text and end-element nodes.
 
     /// <summary>
-    /// On an element read from its record (not an Array's presented item, not while canonicalizing), so that the
-    /// record after its start tag is its first content.
+    /// The record after the current element's start tag when it is a text record closing the element
+    /// (…WithEndElement): its plain (even) type, and its offset. Only on an element read from its record (not an
+    /// Array's presented item, not while canonicalizing). Moves nothing.
     /// </summary>
-    private bool CanReadContentInOneStep => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _c14n is null
-        && ArrayRemaining <= 0 && _readState == ReadState.Interactive;
+    private bool TryPeekClosingContent(out RecordType record, out int offset)
+    {
+        record = 0;
+        offset = _state.BytesConsumed;
+        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _c14n is not null || ArrayRemaining > 0
+            || _readState != ReadState.Interactive || offset >= Data.Length)
+            return false;
+        byte type = Data[offset];
+        if ((type & 1) == 0 || RecordTypes.GetFamily(type) != RecordFamily.Text) return false;
+        record = (RecordType)(type & 0xFE);
+        return true;
+    }
 
     /// <summary>Whether the current element's content is one atomic record closing it; where its value is. Moves nothing.</summary>
     private bool TryPeekAtomicContent(out RecordType record, out ValueLocation location)
     {
-        record = 0;
         location = default;
-        if (!CanReadContentInOneStep) return false;
-        ReadOnlySpan<byte> data = Data;
-        int pos = _state.BytesConsumed;
-        if (pos >= data.Length) return false;
-        byte type = data[pos];
-        if ((type & 1) == 0 || RecordTypes.GetFamily(type) != RecordFamily.Text) return false;
-        record = (RecordType)(type & 0xFE);
-        int size = RecordTypes.GetFixedPayloadSize(type);
-        if (!IsAtomicType(record) || size < 0 || size > data.Length - pos - 1) return false;
+        if (!TryPeekClosingContent(out record, out int pos)) return false;
+        int size = RecordTypes.GetFixedPayloadSize((byte)record);
+        if (!IsAtomicType(record) || size < 0 || size > Data.Length - pos - 1) return false;
         location = new ValueLocation(BinaryXmlTokenType.Text, (byte)record, pos + 1, size);
         return true;
     }
 
-    /// <summary>Moves past the content found by <see cref="TryPeekAtomicContent"/> and the end tag it implies.</summary>
-    private void SkipElementContent()
+    /// <summary>
+    /// When the current element's whole content is one character record closing it, reads element, text and end tag
+    /// in one step; otherwise false and nothing moved.
+    /// </summary>
+    private bool TryReadTextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
+    {
+        text = null;
+        if (!TryPeekClosingContent(out RecordType record, out _) || record is not (RecordType.Chars8Text or RecordType.Chars16Text
+            or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text
+            or RecordType.UnicodeChars32Text or RecordType.DictionaryText or RecordType.EmptyText))
+            return false;
+        text = SkipElementContent(readText: true)!;
+        return true;
+    }
+
+    /// <summary>
+    /// Moves past the content found by a peek and the end tag it implies; with <paramref name="readText"/> returns the
+    /// content's text (MaxStringContentLength enforced before the reader moves on).
+    /// </summary>
+    private string? SkipElementContent(bool readText = false)
     {
         var r = new BinaryXmlReader(Data, _state);
+        string? text = null;
         try
         {
             r.Read();
+            if (readText) text = r.GetString();
             r.Read();
         }
         catch (XmlException)
@@ -198,9 +222,11 @@ public sealed partial class BinaryXmlDictionaryReader
             _readState = ReadState.Error;
             throw;
         }
+        if (text?.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
         _openElements[_depth] = default;
         _nodeType = XmlNodeType.EndElement;
         Read();
+        return text;
     }
 
     private delegate bool TryGetValue<T>(ref BinaryXmlReader reader, out T value);

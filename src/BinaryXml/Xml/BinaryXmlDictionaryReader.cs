@@ -762,41 +762,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return s;
     }
 
-    /// <summary>
-    /// When the current element's whole content is one character record closing it, reads element, text and end tag
-    /// in one step (as .NET's reader does); otherwise false and nothing moved.
-    /// </summary>
-    private bool TryReadTextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
-    {
-        text = null;
-        if (!CanReadContentInOneStep) return false;
-        ReadOnlySpan<byte> data = Data;
-        int pos = _state.BytesConsumed;
-        if (pos >= data.Length) return false;
-        if (data[pos] is not ((byte)RecordType.Chars8TextWithEndElement or (byte)RecordType.Chars16TextWithEndElement
-            or (byte)RecordType.Chars32TextWithEndElement or (byte)RecordType.UnicodeChars8TextWithEndElement
-            or (byte)RecordType.UnicodeChars16TextWithEndElement or (byte)RecordType.UnicodeChars32TextWithEndElement
-            or (byte)RecordType.DictionaryTextWithEndElement or (byte)RecordType.EmptyTextWithEndElement))
-            return false;
-        var r = new BinaryXmlReader(data, _state);
-        try
-        {
-            r.Read();
-            text = r.GetString();
-            r.Read();
-        }
-        catch (XmlException)
-        {
-            _readState = ReadState.Error;
-            throw;
-        }
-        if (text.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
-        _openElements[_depth] = default;
-        _nodeType = XmlNodeType.EndElement;
-        Read();
-        return true;
-    }
-
     /// <inheritdoc/>
     public override bool CanReadBinaryContent => true;
 

@@ -41,7 +41,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     {
         ArgumentNullException.ThrowIfNull(stream);
         _writer.Reset(stream, dictionary, session, ownsStream);
-        _c14n = null;
+        StopReplay();
     }
 
     // ---- Canonicalization ----------------------------------------------------------------------------------------
@@ -67,6 +67,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         _writer.CopyInScopeDeclarations(_tee.InScope);
         _tee.Start(stream, includeComments, inclusivePrefixes, _writer.CurrentDepth, enclose: _writer.CurrentDepth > 0);
         _c14n = _tee.Writer;
+        _writer.ReportResolvedPrefixes = true;
         // Base64 bytes held back before canonicalization started are written during it, so canonicalized (as in .NET).
         ReadOnlySpan<byte> pending = _writer.PendingBase64Bytes;
         if (!pending.IsEmpty) _c14n.WriteBase64(pending.ToArray(), 0, pending.Length);
@@ -80,10 +81,16 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     {
         ThrowIfClosed();
         if (_c14n is null) throw new InvalidOperationException("Canonicalization not started.");
-        _c14n = null;
+        StopReplay();
         // .NET flushes its binary output here too (the flush decides later end-element folding like any Flush).
         _writer.Flush();
         _tee!.End();
+    }
+
+    private void StopReplay()
+    {
+        _c14n = null;
+        _writer.ReportResolvedPrefixes = false;
     }
 
     /// <summary>
@@ -121,7 +128,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         if (_c14n is not null && _writer.WriteState != WriteState.Closed)
         {
             while (_writer.CurrentDepth > _tee!.StartDepth) WriteEndElement();
-            _c14n = null;
+            StopReplay();
             _tee.End();
         }
         _writer.Close();
