@@ -9,10 +9,10 @@ namespace BinaryXml;
 
 public ref partial struct BinaryXmlReader
 {
-    private void ParseTextValue(int start)
+    private void ParseTextValue(int start, bool trusted = false)
     {
         ReaderState s = _s;
-        s._valueEnd = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength);
+        s._valueEnd = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength, trusted);
         s._valueType = type;
     }
 
@@ -151,13 +151,12 @@ public ref partial struct BinaryXmlReader
     {
         for (int i = 0; i < _s._namespaceCount; i++)
         {
-            ParseAttribute(_s._namespaces![i], out NameRef prefix, out _, out NameRef uri, out _, trusted: true);
+            NameRef prefix = _s._namespaces![i].Prefix, uri = _s._namespaces[i].Namespace;
             ReadOnlySpan<byte> p = NameBytes(prefix);
             bool redeclared = false;
             for (int j = i + 1; j < _s._namespaceCount && !redeclared; j++)
             {
-                ParseAttribute(_s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
-                redeclared = NameBytes(other).SequenceEqual(p);
+                redeclared = NameBytes(_s._namespaces[j].Prefix).SequenceEqual(p);
             }
             if (!redeclared) into.Add(new(GetName(prefix).ToString(), GetName(uri).ToString()));
         }

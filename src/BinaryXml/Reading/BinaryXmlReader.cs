@@ -104,7 +104,7 @@ public ref partial struct BinaryXmlReader
             case ReaderPhase.Attributes:
                 if (s._attrIndex < s._attrCount)
                 {
-                    EmitAttribute(s._attributes![s._attrIndex++]);
+                    EmitAttribute(ref s._attributes![s._attrIndex++]);
                     return true;
                 }
                 if (s._arrayCount > 0)
@@ -274,7 +274,9 @@ public ref partial struct BinaryXmlReader
     {
         ReaderState s = _s;
         ClearToken();
-        ParseElementName(s._scopes![2 * (s._depth - 1)], out s._prefix, out s._localName, out _, trusted: true);
+        ref ElementScope element = ref s._scopes![s._depth - 1];
+        s._prefix = element.Prefix;
+        s._localName = element.LocalName;
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
@@ -292,31 +294,38 @@ public ref partial struct BinaryXmlReader
     {
         ReaderState s = _s;
         s._depth--;
-        s._namespaceCount = s._scopes![2 * s._depth + 1];
+        s._namespaceCount = s._scopes![s._depth].OuterNamespaceCount;
         if (s._depth == 0) s._rootClosed = true;
     }
 
-    private void PushScope(int elementOffset)
+    private void PushScope(int elementOffset, NameRef prefix, NameRef localName)
     {
         ReaderState s = _s;
         if (s._depth + 1 > s._maxDepth) Fail($"The maximum read depth ({s._maxDepth}) has been exceeded", elementOffset);
-        EnsureCapacity(ref s._scopes, 2 * (s._depth + 1));
-        s._scopes![2 * s._depth] = elementOffset;
-        s._scopes[2 * s._depth + 1] = s._namespaceCount;
+        EnsureCapacity(ref s._scopes, s._depth + 1);
+        ref ElementScope element = ref s._scopes![s._depth];
+        element.Record = elementOffset;
+        element.OuterNamespaceCount = s._namespaceCount;
+        element.Prefix = prefix;
+        element.LocalName = localName;
         s._depth++;
     }
 
-    private static void EnsureCapacity(ref int[]? array, int size)
+    private static void EnsureCapacity<T>(ref T[]? array, int size)
     {
-        if (array is null)
+        if (array is not null && array.Length >= size) return;
+        Grow(ref array, size);
+
+        static void Grow(ref T[]? array, int size)
         {
-            array = ArrayPool<int>.Shared.Rent(Math.Max(size, 16));
-        }
-        else if (array.Length < size)
-        {
-            int[] next = ArrayPool<int>.Shared.Rent(Math.Max(size, array.Length * 2));
+            if (array is null)
+            {
+                array = ArrayPool<T>.Shared.Rent(Math.Max(size, 16));
+                return;
+            }
+            T[] next = ArrayPool<T>.Shared.Rent(Math.Max(size, array.Length * 2));
             array.AsSpan().CopyTo(next);
-            ArrayPool<int>.Shared.Return(array);
+            ArrayPool<T>.Shared.Return(array);
             array = next;
         }
     }
@@ -328,7 +337,7 @@ public ref partial struct BinaryXmlReader
         ReaderState s = _s;
         if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
-        PushScope(start);
+        PushScope(start, prefix, local);
         int attributesStart = p;
         p = ScanAttributes(p);
         if (p - attributesStart > s._maxBytesPerRead)
@@ -347,7 +356,7 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
-    private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName, bool trusted = false)
+    private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName)
     {
         byte type = _data[start];
         int p = start + 1;
@@ -360,13 +369,13 @@ public ref partial struct BinaryXmlReader
                 break;
             case (byte)RecordType.Element:
             case (byte)RecordType.DictionaryElement:
-                prefix = InlineString(p, out p, "element prefix", trusted);
+                prefix = ReadInlineString(p, out p, "element prefix");
                 break;
             default:
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
                 break;
         }
-        local = dictionaryName ? DictionaryString(p, out p, trusted) : InlineString(p, out p, "element name", trusted);
+        local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "element name");
         return p;
     }
 
@@ -384,16 +393,20 @@ public ref partial struct BinaryXmlReader
             RecordFamily family = RecordTypes.GetFamily(type);
             if (family is not (RecordFamily.Attribute or RecordFamily.XmlnsAttribute)) break;
             EnsureCapacity(ref s._attributes, s._attrCount + 1);
-            s._attributes![s._attrCount++] = p;
-            int end = ParseAttribute(p, out _, out _, out NameRef ns, out _);
-            if (family == RecordFamily.XmlnsAttribute)
+            ref AttributeRecord a = ref s._attributes![s._attrCount++];
+            a.Record = p;
+            a.IsXmlns = family == RecordFamily.XmlnsAttribute;
+            a.End = ParseAttribute(p, out a.Prefix, out a.LocalName, out a.Namespace, out a.ValueStart);
+            if (a.IsXmlns)
             {
                 EnsureCapacity(ref s._namespaces, s._namespaceCount + 1);
-                s._namespaces![s._namespaceCount++] = p;
+                ref NamespaceBinding binding = ref s._namespaces![s._namespaceCount++];
+                binding.Record = p;
+                binding.Prefix = a.Prefix;
+                binding.Namespace = a.Namespace;
                 s._nsVersion++;
-                _ = ns;
             }
-            p = end;
+            p = a.End;
         }
         return p;
     }
@@ -403,7 +416,7 @@ public ref partial struct BinaryXmlReader
     /// namespace; for others <paramref name="valueStart"/> is the offset of the value's text record. Returns the
     /// offset after the record (after the whole list for a list value).
     /// </summary>
-    private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart, bool trusted = false)
+    private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart)
     {
         byte type = _data[start];
         int p = start + 1;
@@ -411,57 +424,54 @@ public ref partial struct BinaryXmlReader
         switch (type)
         {
             case (byte)RecordType.ShortXmlnsAttribute:
-                ns = InlineString(p, out p, "namespace", trusted);
+                ns = ReadInlineString(p, out p, "namespace");
                 return p;
             case (byte)RecordType.XmlnsAttribute:
-                prefix = InlineString(p, out p, "xmlns prefix", trusted);
-                ns = InlineString(p, out p, "namespace", trusted);
+                prefix = ReadInlineString(p, out p, "xmlns prefix");
+                ns = ReadInlineString(p, out p, "namespace");
                 return p;
             case (byte)RecordType.ShortDictionaryXmlnsAttribute:
-                ns = DictionaryString(p, out p, trusted);
+                ns = ReadDictionaryString(p, out p);
                 return p;
             case (byte)RecordType.DictionaryXmlnsAttribute:
-                prefix = InlineString(p, out p, "xmlns prefix", trusted);
-                ns = DictionaryString(p, out p, trusted);
+                prefix = ReadInlineString(p, out p, "xmlns prefix");
+                ns = ReadDictionaryString(p, out p);
                 return p;
             case (byte)RecordType.ShortAttribute:
-                local = InlineString(p, out p, "attribute name", trusted);
+                local = ReadInlineString(p, out p, "attribute name");
                 break;
             case (byte)RecordType.Attribute:
-                prefix = InlineString(p, out p, "attribute prefix", trusted);
-                local = InlineString(p, out p, "attribute name", trusted);
+                prefix = ReadInlineString(p, out p, "attribute prefix");
+                local = ReadInlineString(p, out p, "attribute name");
                 break;
             case (byte)RecordType.ShortDictionaryAttribute:
-                local = DictionaryString(p, out p, trusted);
+                local = ReadDictionaryString(p, out p);
                 break;
             case (byte)RecordType.DictionaryAttribute:
-                prefix = InlineString(p, out p, "attribute prefix", trusted);
-                local = DictionaryString(p, out p, trusted);
+                prefix = ReadInlineString(p, out p, "attribute prefix");
+                local = ReadDictionaryString(p, out p);
                 break;
             default:
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
-                local = RecordTypes.HasDictionaryName(type) ? DictionaryString(p, out p, trusted) : InlineString(p, out p, "attribute name", trusted);
+                local = RecordTypes.HasDictionaryName(type) ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "attribute name");
                 break;
         }
         valueStart = p;
-        return SkipAttributeValue(p, trusted);
+        return SkipAttributeValue(p);
     }
-
-    private readonly NameRef InlineString(int p, out int next, string what, bool trusted)
-        => trusted ? ReadTrustedInlineString(p, out next) : ReadInlineString(p, out next, what);
 
     private readonly NameRef DictionaryString(int p, out int next, bool trusted)
         => trusted ? ReadTrustedDictionaryString(p, out next) : ReadDictionaryString(p, out next);
 
     /// <summary>An attribute value is exactly one plain text record, or a list (MC-NBFX 2.2.2).</summary>
-    private readonly int SkipAttributeValue(int p, bool trusted)
+    private readonly int SkipAttributeValue(int p)
     {
         if (p >= _data.Length) Fail("The input ends before the attribute's value", p);
         byte type = _data[p];
         if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail($"An attribute value must be a text record, not {RecordTypes.GetName(type)}", p);
         if ((type & 1) != 0) Fail($"{RecordTypes.GetName(type)} cannot be an attribute value", p);
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", p);
-        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _, trusted);
+        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _);
         p++;
         while (true)
         {
@@ -469,7 +479,7 @@ public ref partial struct BinaryXmlReader
             byte item = _data[p];
             if (item == (byte)RecordType.EndListText) return p + 1;
             CheckListItem(p, item);
-            p = ParseTextPayload(p, out _, out _, out _, trusted);
+            p = ParseTextPayload(p, out _, out _, out _);
         }
     }
 
@@ -480,38 +490,38 @@ public ref partial struct BinaryXmlReader
     private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
     {
         ReaderState s = _s;
-        int firstNs = s._scopes![2 * (s._depth - 1) + 1];
+        if (s._attrCount == 0 && !s._requireBoundPrefixes) return;
+        int firstNs = s._scopes![s._depth - 1].OuterNamespaceCount;
         for (int i = firstNs; i < s._namespaceCount; i++)
         {
-            int record = s._namespaces![i];
-            ParseAttribute(record, out NameRef prefix, out _, out NameRef ns, out _, trusted: true);
-            ReadOnlySpan<byte> p = NameBytes(prefix);
-            BinaryXmlName uri = GetName(ns);
+            ref NamespaceBinding binding = ref s._namespaces![i];
+            int record = binding.Record;
+            ReadOnlySpan<byte> p = NameBytes(binding.Prefix);
+            BinaryXmlName uri = GetName(binding.Namespace);
             if (p.SequenceEqual(XmlnsPrefix)) Fail("The prefix 'xmlns' cannot be declared", record);
             if (p.SequenceEqual(XmlPrefix) && !uri.ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
             if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
-                ParseAttribute(s._namespaces[j], out NameRef other, out _, out _, out _, trusted: true);
-                if (NameBytes(other).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
+                if (NameBytes(s._namespaces[j].Prefix).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
         if (s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
         for (int i = 0; i < s._attrCount; i++)
         {
-            int record = s._attributes![i];
-            if (RecordTypes.GetFamily(_data[record]) == RecordFamily.XmlnsAttribute) continue;
-            ParseAttribute(record, out NameRef prefix, out NameRef local, out _, out _, trusted: true);
-            ReadOnlySpan<byte> p = NameBytes(prefix);
+            ref AttributeRecord attribute = ref s._attributes![i];
+            if (attribute.IsXmlns) continue;
+            int record = attribute.Record;
+            NameRef local = attribute.LocalName;
+            ReadOnlySpan<byte> p = NameBytes(attribute.Prefix);
             NameRef ns = default;
             if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
             for (int j = 0; j < i; j++)
             {
-                int other = s._attributes[j];
-                if (RecordTypes.GetFamily(_data[other]) == RecordFamily.XmlnsAttribute) continue;
-                ParseAttribute(other, out NameRef otherPrefix, out NameRef otherLocal, out _, out _, trusted: true);
-                if (!GetName(local).ValueEquals(GetName(otherLocal))) continue;
-                ReadOnlySpan<byte> op = NameBytes(otherPrefix);
+                ref AttributeRecord other = ref s._attributes[j];
+                if (other.IsXmlns) continue;
+                if (!GetName(local).ValueEquals(GetName(other.LocalName))) continue;
+                ReadOnlySpan<byte> op = NameBytes(other.Prefix);
                 NameRef otherNs = default;
                 if (!op.IsEmpty) TryResolvePrefix(op, out otherNs);
                 bool sameNs = (p.IsEmpty, op.IsEmpty) switch
@@ -547,11 +557,11 @@ public ref partial struct BinaryXmlReader
         }
         for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
-            ParseAttribute(s._namespaces![i], out NameRef declared, out _, out NameRef uri, out _, trusted: true);
-            if (NameBytes(declared).SequenceEqual(prefix))
+            ref NamespaceBinding binding = ref s._namespaces![i];
+            if (NameBytes(binding.Prefix).SequenceEqual(prefix))
             {
-                ns = uri;
-                if (prefix.IsEmpty) CacheDefaultNamespace(uri);
+                ns = binding.Namespace;
+                if (prefix.IsEmpty) CacheDefaultNamespace(ns);
                 return true;
             }
         }
@@ -576,16 +586,20 @@ public ref partial struct BinaryXmlReader
         _s._defaultNsCount = _s._namespaceCount;
     }
 
-    private void EmitAttribute(int record)
+    private void EmitAttribute(ref AttributeRecord attribute)
     {
         ReaderState s = _s;
         ClearToken();
-        byte type = _data[record];
-        int end = ParseAttribute(record, out s._prefix, out s._localName, out s._nsValue, out int valueStart, trusted: true);
+        int record = attribute.Record;
+        int end = attribute.End;
+        int valueStart = attribute.ValueStart;
+        s._prefix = attribute.Prefix;
+        s._localName = attribute.LocalName;
+        s._nsValue = attribute.Namespace;
         s._tokenStart = record;
-        s._recordType = type;
+        s._recordType = _data[record];
         s._tokenDepth = s._depth;
-        if (RecordTypes.GetFamily(type) == RecordFamily.XmlnsAttribute)
+        if (attribute.IsXmlns)
         {
             s._tokenType = BinaryXmlTokenType.NamespaceDeclaration;
             s._valueEnd = end;
@@ -602,7 +616,7 @@ public ref partial struct BinaryXmlReader
             s._phase = ReaderPhase.AttributeList;
             return;
         }
-        ParseTextValue(valueStart);
+        ParseTextValue(valueStart, trusted: true);
     }
 
     // ---- Arrays (MC-NBFX 2.3.3) -------------------------------------------------------------------------------
@@ -687,17 +701,6 @@ public ref partial struct BinaryXmlReader
         if (chars > quota) Fail($"The text has {chars} characters, more than the MaxStringContentLength quota ({quota})", offset);
     }
 
-    /// <summary>
-    /// Re-reads an inline string of a record already validated (by the first parse of its start tag): no checks.
-    /// Records are validated once, when first read; end tags, attribute tokens and prefix lookups re-read them.
-    /// </summary>
-    private readonly NameRef ReadTrustedInlineString(int p, out int next)
-    {
-        MultiByteInt31.Decode(_data[p..], out int length, out int n);
-        next = p + n + length;
-        return NameRef.Inline(p + n, length);
-    }
-
     private readonly NameRef ReadTrustedDictionaryString(int p, out int next)
     {
         MultiByteInt31.Decode(_data[p..], out int id, out int n);
@@ -707,6 +710,18 @@ public ref partial struct BinaryXmlReader
 
     private readonly NameRef ReadInlineString(int p, out int next, string what)
     {
+        // Most names and namespaces are shorter than 128 bytes: a one-byte length.
+        if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
+        {
+            int shortLength = _data[p];
+            if (shortLength > _data.Length - p - 1) Fail($"The {what}'s length ({shortLength}) runs past the end of the input", p);
+            ReadOnlySpan<byte> name = _data.Slice(p + 1, shortLength);
+            if (Ascii.IsValid(name) || Utf8.IsValid(name))
+            {
+                next = p + 1 + shortLength;
+                return NameRef.Inline(p + 1, shortLength);
+            }
+        }
         OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int length, out int n);
         if (status == OperationStatus.InvalidData) Fail($"The {what}'s length is not a valid MultiByteInt31", p);
         if (status == OperationStatus.NeedMoreData) Fail($"The input ends inside the {what}'s length", p);
@@ -767,7 +782,7 @@ public ref partial struct BinaryXmlReader
         var names = new StringBuilder();
         for (int d = 0; d < _s._depth; d++)
         {
-            ParseElementName(_s._scopes![2 * d], out NameRef prefix, out NameRef local, out _, trusted: true);
+            NameRef prefix = _s._scopes![d].Prefix, local = _s._scopes[d].LocalName;
             if (names.Length > 0) names.Append(", ");
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());

@@ -71,11 +71,12 @@ internal sealed class ReaderState
     internal int _arrayDataStart;
     internal bool _forceElementwiseArrays;
 
-    // Scratch: per depth (element record offset, namespace count), xmlns record offsets, attribute record offsets.
-    internal int[]? _scopes;
-    internal int[]? _namespaces;
+    // Scratch: the open elements, the namespace declarations in scope, the current start tag's attribute records;
+    // each parsed once, when first read.
+    internal ElementScope[]? _scopes;
+    internal NamespaceBinding[]? _namespaces;
     internal int _namespaceCount;
-    internal int[]? _attributes;
+    internal AttributeRecord[]? _attributes;
 
     // The default namespace last resolved, valid while no declaration was added (_nsVersion) and the declarations in
     // scope are the same number (_namespaceCount).
@@ -101,10 +102,10 @@ internal sealed class ReaderState
         Trim(ref state._attributes);
         t_cached = state;
 
-        static void Trim(ref int[]? array)
+        static void Trim<T>(ref T[]? array)
         {
             if (array is null || array.Length <= MaxRetainedLength) return;
-            System.Buffers.ArrayPool<int>.Shared.Return(array);
+            System.Buffers.ArrayPool<T>.Shared.Return(array);
             array = null;
         }
     }
@@ -143,6 +144,39 @@ internal sealed class ReaderState
         _defaultNsCount = -1;
         _defaultNs = default;
     }
+}
+
+/// <summary>An open element: its record, its name as parsed from it, and the number of declarations in scope outside it.</summary>
+internal struct ElementScope
+{
+    public int Record;
+    public int OuterNamespaceCount;
+    public NameRef Prefix;
+    public NameRef LocalName;
+}
+
+/// <summary>A namespace declaration in scope: its xmlns record and the prefix and namespace parsed from it.</summary>
+internal struct NamespaceBinding
+{
+    public int Record;
+    public NameRef Prefix;
+    public NameRef Namespace;
+}
+
+/// <summary>
+/// An attribute or xmlns record of the current start tag, parsed (and validated) once by the start tag's scan.
+/// <see cref="Namespace"/> is the declared namespace of an xmlns record; <see cref="ValueStart"/> the offset of
+/// another attribute's value record.
+/// </summary>
+internal struct AttributeRecord
+{
+    public int Record;
+    public int End;
+    public int ValueStart;
+    public bool IsXmlns;
+    public NameRef Prefix;
+    public NameRef LocalName;
+    public NameRef Namespace;
 }
 
 internal enum ReaderPhase : byte { Content, Attributes, AttributeList, ContentList, ArrayEnd }
