@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
 
 namespace BinaryXml;
 
@@ -10,6 +11,25 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     public static T ThrowFormat<T>(string reason, long offset) => throw new BinaryXmlException(reason, offset);
+
+    // Messages with values take a composite format and its arguments rather than an interpolated string: an
+    // interpolated string builds its handler in the caller, whose frame (zeroed on every call) grows with each one.
+
+    [DoesNotReturn]
+    public static void ThrowFormat(string format, object? arg0, long offset)
+        => throw new BinaryXmlException(string.Format(CultureInfo.InvariantCulture, format, arg0), offset);
+
+    [DoesNotReturn]
+    public static void ThrowFormat(string format, object? arg0, object? arg1, long offset)
+        => throw new BinaryXmlException(string.Format(CultureInfo.InvariantCulture, format, arg0, arg1), offset);
+
+    [DoesNotReturn]
+    public static void ThrowFormat(string format, object? arg0, object? arg1, object? arg2, long offset)
+        => throw new BinaryXmlException(string.Format(CultureInfo.InvariantCulture, format, arg0, arg1, arg2), offset);
+
+    [DoesNotReturn]
+    public static T ThrowFormat<T>(string format, object? arg0, long offset)
+        => throw new BinaryXmlException(string.Format(CultureInfo.InvariantCulture, format, arg0), offset);
 
     [DoesNotReturn]
     public static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);

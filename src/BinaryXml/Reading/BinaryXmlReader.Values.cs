@@ -31,7 +31,7 @@ public ref partial struct BinaryXmlReader
         int fixedSize = RecordTypes.GetFixedPayloadSize(type);
         if (fixedSize >= 0)
         {
-            if (fixedSize > _data.Length - p) Fail($"The input ends inside a {RecordTypes.GetName(type)} record", start);
+            if (fixedSize > _data.Length - p) Fail("The input ends inside a {0} record", RecordTypes.GetName(type), start);
             payloadStart = p;
             payloadLength = fixedSize;
             return p + fixedSize;
@@ -45,7 +45,7 @@ public ref partial struct BinaryXmlReader
                 return next;
             case RecordType.QNameDictionaryText:
                 if (p >= _data.Length) Fail("The input ends inside a QNameDictionaryText record", start);
-                if (_data[p] >= 26) Fail($"QNameDictionaryText prefix index {_data[p]} is not 0-25", p);
+                if (_data[p] >= 26) Fail("QNameDictionaryText prefix index {0} is not 0-25", _data[p], p);
                 DictionaryString(p + 1, out next, trusted);
                 payloadStart = p;
                 payloadLength = next - p;
@@ -54,11 +54,11 @@ public ref partial struct BinaryXmlReader
         int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
         if (!BinaryXmlPrimitives.TryReadLength(_data[Math.Min(p, _data.Length)..], lengthSize, out int length))
         {
-            if (_data.Length - p < lengthSize) Fail($"The input ends inside a {RecordTypes.GetName(type)} length", start);
-            Fail($"{RecordTypes.GetName(type)} has a negative length", p);
+            if (_data.Length - p < lengthSize) Fail("The input ends inside a {0} length", RecordTypes.GetName(type), start);
+            Fail("{0} has a negative length", RecordTypes.GetName(type), p);
         }
         p += lengthSize;
-        if (length > _data.Length - p) Fail($"{RecordTypes.GetName(type)} declares {length} bytes but {_data.Length - p} remain", start);
+        if (length > _data.Length - p) Fail("{0} declares {1} bytes but {2} remain", RecordTypes.GetName(type), length, _data.Length - p, start);
         if (!trusted) ValidatePayload(type, start, p, length);
         payloadStart = p;
         payloadLength = length;
@@ -72,16 +72,16 @@ public ref partial struct BinaryXmlReader
         switch ((RecordType)(type & 0xFE))
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
-                if (!Utf8.IsValid(payload)) Fail($"{RecordTypes.GetName(type)} holds invalid UTF-8", p);
+                if (!Utf8.IsValid(payload)) Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), p);
                 CheckStringQuota(payload, utf16: false, start);
                 break;
             case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
-                if ((length & 1) != 0) Fail($"{RecordTypes.GetName(type)} has an odd byte length ({length})", start);
-                if (!IsValidUtf16(payload)) Fail($"{RecordTypes.GetName(type)} holds a lone surrogate", p);
+                if ((length & 1) != 0) Fail("{0} has an odd byte length ({1})", RecordTypes.GetName(type), length, start);
+                if (!IsValidUtf16(payload)) Fail("{0} holds a lone surrogate", RecordTypes.GetName(type), p);
                 CheckStringQuota(payload, utf16: true, start);
                 break;
             case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
-                if (length > _s._maxArrayLength) Fail($"{RecordTypes.GetName(type)} holds {length} bytes, more than the MaxArrayLength quota ({_s._maxArrayLength})", start);
+                if (length > _s._maxArrayLength) Fail("{0} holds {1} bytes, more than the MaxArrayLength quota ({2})", RecordTypes.GetName(type), length, _s._maxArrayLength, start);
                 break;
         }
     }
@@ -291,7 +291,7 @@ public ref partial struct BinaryXmlReader
                 return string.Concat(((char)('a' + payload[0])).ToString(), ":", Resolve(id, start + 1).Value);
             default:
                 return TextFormatting.Format((RecordType)type, payload)
-                    ?? Fail<string>($"The {RecordTypes.GetName(type)} value is out of range", start);
+                    ?? Fail<string>("The {0} value is out of range", RecordTypes.GetName(type), start);
         }
     }
 
@@ -670,7 +670,7 @@ public ref partial struct BinaryXmlReader
                     valid = BinaryXmlPrimitives.TryReadDateTime(item, out DateTime t);
                     if (valid) MemoryMarshal.Write(bytes.Slice(i * size, size), in t);
                 }
-                if (!valid) Fail($"Array item {i} is not a valid {RecordTypes.GetName((byte)itemType)} value", itemsOffset + size * i);
+                if (!valid) Fail("Array item {0} is not a valid {1} value", i, RecordTypes.GetName((byte)itemType), itemsOffset + size * i);
             }
             return;
         }

@@ -171,9 +171,9 @@ public ref partial struct BinaryXmlReader
                 return true;
             case RecordFamily.Attribute:
             case RecordFamily.XmlnsAttribute:
-                return Fail<bool>($"An attribute record ({RecordTypes.GetName(type)}) appears where element content is expected", start);
+                return Fail<bool>("An attribute record ({0}) appears where element content is expected", RecordTypes.GetName(type), start);
             default:
-                return Fail<bool>($"Record type 0x{type:X2} is reserved", start);
+                return Fail<bool>("Record type 0x{0:X2} is reserved", type, start);
         }
     }
 
@@ -195,7 +195,7 @@ public ref partial struct BinaryXmlReader
         bool withEnd = (type & 1) != 0;
         if (s._depth == 0)
         {
-            if (withEnd) Fail($"{RecordTypes.GetName(type)} implies an end element outside any element", start);
+            if (withEnd) Fail("{0} implies an end element outside any element", RecordTypes.GetName(type), start);
             CheckTopLevelText(start);
         }
         s._pos = s._valueEnd;
@@ -253,8 +253,8 @@ public ref partial struct BinaryXmlReader
     private readonly void CheckListItem(int start, byte type)
     {
         if (type == (byte)RecordType.StartListText) Fail("Lists cannot be nested", start);
-        if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail($"A list may hold only text records, not {RecordTypes.GetName(type)}", start);
-        if ((type & 1) != 0) Fail($"{RecordTypes.GetName(type)} cannot appear inside a list", start);
+        if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail("A list may hold only text records, not {0}", RecordTypes.GetName(type), start);
+        if ((type & 1) != 0) Fail("{0} cannot appear inside a list", RecordTypes.GetName(type), start);
     }
 
     private void ClearToken()
@@ -301,7 +301,7 @@ public ref partial struct BinaryXmlReader
     private void PushScope(int elementOffset, NameRef prefix, NameRef localName)
     {
         ReaderState s = _s;
-        if (s._depth + 1 > s._maxDepth) Fail($"The maximum read depth ({s._maxDepth}) has been exceeded", elementOffset);
+        if (s._depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
         EnsureCapacity(ref s._scopes, s._depth + 1);
         ref ElementScope element = ref s._scopes![s._depth];
         element.Record = elementOffset;
@@ -341,7 +341,7 @@ public ref partial struct BinaryXmlReader
         int attributesStart = p;
         p = ScanAttributes(p);
         if (p - attributesStart > s._maxBytesPerRead)
-            Fail($"The attributes of this start tag take {p - attributesStart} bytes, more than the MaxBytesPerRead quota ({s._maxBytesPerRead})", attributesStart);
+            Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ValidateStartTag(start, prefix);
         s._pos = p;
         s._prefix = prefix;
@@ -468,8 +468,8 @@ public ref partial struct BinaryXmlReader
     {
         if (p >= _data.Length) Fail("The input ends before the attribute's value", p);
         byte type = _data[p];
-        if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail($"An attribute value must be a text record, not {RecordTypes.GetName(type)}", p);
-        if ((type & 1) != 0) Fail($"{RecordTypes.GetName(type)} cannot be an attribute value", p);
+        if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail("An attribute value must be a text record, not {0}", RecordTypes.GetName(type), p);
+        if ((type & 1) != 0) Fail("{0} cannot be an attribute value", RecordTypes.GetName(type), p);
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", p);
         if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _);
         p++;
@@ -506,7 +506,7 @@ public ref partial struct BinaryXmlReader
                 if (NameBytes(s._namespaces[j].Prefix).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail($"The prefix '{Encoding.UTF8.GetString(NameBytes(elementPrefix))}' is not defined", elementStart);
+        if (s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(elementPrefix)), elementStart);
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
@@ -515,7 +515,7 @@ public ref partial struct BinaryXmlReader
             NameRef local = attribute.LocalName;
             ReadOnlySpan<byte> p = NameBytes(attribute.Prefix);
             NameRef ns = default;
-            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && s._requireBoundPrefixes) Fail($"The prefix '{Encoding.UTF8.GetString(p)}' is not defined", record);
+            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(p), record);
             for (int j = 0; j < i; j++)
             {
                 ref AttributeRecord other = ref s._attributes[j];
@@ -625,7 +625,7 @@ public ref partial struct BinaryXmlReader
     {
         int p = start + 1;
         if (p >= _data.Length) Fail("The input ends inside an Array record", start);
-        if (RecordTypes.GetFamily(_data[p]) != RecordFamily.Element) Fail($"An Array record must start with an element record, not {RecordTypes.GetName(_data[p])}", p);
+        if (RecordTypes.GetFamily(_data[p]) != RecordFamily.Element) Fail("An Array record must start with an element record, not {0}", RecordTypes.GetName(_data[p]), p);
         ReadStartElement(p, isArray: true);
         int afterAttributes = _s._pos;
         if (afterAttributes >= _data.Length || _data[afterAttributes] != (byte)RecordType.EndElement)
@@ -634,12 +634,12 @@ public ref partial struct BinaryXmlReader
         {
             int at = afterAttributes + 1;
             if (at >= _data.Length) Fail("The input ends inside an Array record", at);
-            if (!BinaryXmlPrimitives.IsArrayItemType((RecordType)_data[at], out _)) Fail($"{RecordTypes.GetName(_data[at])} is not a valid Array item type", at);
+            if (!BinaryXmlPrimitives.IsArrayItemType((RecordType)_data[at], out _)) Fail("{0} is not a valid Array item type", RecordTypes.GetName(_data[at]), at);
             if (MultiByteInt31.Decode(_data[(at + 1)..], out int declared, out _) == OperationStatus.Done && declared == 0) Fail("An Array record has a count of zero", at + 1);
             Fail("The Array record's count or items run past the end of the input", at + 1);
         }
         // .NET's reader accepts a top-level array of several items as one root.
-        if (count > _s._maxArrayLength) Fail($"The Array record has {count} items, more than the MaxArrayLength quota ({_s._maxArrayLength})", afterAttributes + 1);
+        if (count > _s._maxArrayLength) Fail("The Array record has {0} items, more than the MaxArrayLength quota ({1})", count, _s._maxArrayLength, afterAttributes + 1);
         BinaryXmlPrimitives.IsArrayItemType(itemType, out int itemSize);
         _s._arrayItemType = (byte)itemType;
         _s._arrayCount = count;
@@ -698,7 +698,7 @@ public ref partial struct BinaryXmlReader
         int quota = _s._maxStringContentLength;
         if (payload.Length <= quota) return;
         int chars = utf16 ? payload.Length / 2 : Encoding.UTF8.GetCharCount(payload);
-        if (chars > quota) Fail($"The text has {chars} characters, more than the MaxStringContentLength quota ({quota})", offset);
+        if (chars > quota) Fail("The text has {0} characters, more than the MaxStringContentLength quota ({1})", chars, quota, offset);
     }
 
     private readonly NameRef ReadTrustedDictionaryString(int p, out int next)
@@ -714,7 +714,7 @@ public ref partial struct BinaryXmlReader
         if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
         {
             int shortLength = _data[p];
-            if (shortLength > _data.Length - p - 1) Fail($"The {what}'s length ({shortLength}) runs past the end of the input", p);
+            if (shortLength > _data.Length - p - 1) Fail("The {0}'s length ({1}) runs past the end of the input", what, shortLength, p);
             ReadOnlySpan<byte> name = _data.Slice(p + 1, shortLength);
             if (Ascii.IsValid(name) || Utf8.IsValid(name))
             {
@@ -723,11 +723,11 @@ public ref partial struct BinaryXmlReader
             }
         }
         OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int length, out int n);
-        if (status == OperationStatus.InvalidData) Fail($"The {what}'s length is not a valid MultiByteInt31", p);
-        if (status == OperationStatus.NeedMoreData) Fail($"The input ends inside the {what}'s length", p);
-        if (length > _data.Length - p - n) Fail($"The {what}'s length ({length}) runs past the end of the input", p);
+        if (status == OperationStatus.InvalidData) Fail("The {0}'s length is not a valid MultiByteInt31", what, p);
+        if (status == OperationStatus.NeedMoreData) Fail("The input ends inside the {0}'s length", what, p);
+        if (length > _data.Length - p - n) Fail("The {0}'s length ({1}) runs past the end of the input", what, length, p);
         ReadOnlySpan<byte> utf8 = _data.Slice(p + n, length);
-        if (!Utf8.IsValid(utf8)) Fail($"The {what} is not valid UTF-8", p + n);
+        if (!Utf8.IsValid(utf8)) Fail("The {0} is not valid UTF-8", what, p + n);
         next = p + n + length;
         return NameRef.Inline(p + n, length);
     }
@@ -748,13 +748,13 @@ public ref partial struct BinaryXmlReader
         XmlDictionaryString? s = null;
         if ((id & 1) == 0)
         {
-            if (_s._dictionary is null) Fail($"Static dictionary id {id} is used but no dictionary was given", offset);
-            if (!_s._dictionary.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the static dictionary", offset);
+            if (_s._dictionary is null) Fail("Static dictionary id {0} is used but no dictionary was given", id, offset);
+            if (!_s._dictionary.TryLookup(id >> 1, out s)) Fail("Dictionary id {0} is not defined in the static dictionary", id, offset);
         }
         else
         {
-            if (_s._session is null) Fail($"Session dictionary id {id} is used but no session was given", offset);
-            if (!_s._session.TryLookup(id >> 1, out s)) Fail($"Dictionary id {id} is not defined in the session", offset);
+            if (_s._session is null) Fail("Session dictionary id {0} is used but no session was given", id, offset);
+            if (!_s._session.TryLookup(id >> 1, out s)) Fail("Dictionary id {0} is not defined in the session", id, offset);
         }
         return s!;
     }
@@ -787,7 +787,7 @@ public ref partial struct BinaryXmlReader
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());
         }
-        Fail($"Unexpected end of file. Following elements are not closed: {names}", _s._pos);
+        Fail("Unexpected end of file. Following elements are not closed: {0}", names, _s._pos);
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
@@ -795,4 +795,16 @@ public ref partial struct BinaryXmlReader
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     private static T Fail<T>(string reason, int offset) => ThrowHelper.ThrowFormat<T>(reason, offset);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void Fail(string format, object? arg0, int offset) => ThrowHelper.ThrowFormat(format, arg0, offset);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void Fail(string format, object? arg0, object? arg1, int offset) => ThrowHelper.ThrowFormat(format, arg0, arg1, offset);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void Fail(string format, object? arg0, object? arg1, object? arg2, int offset) => ThrowHelper.ThrowFormat(format, arg0, arg1, arg2, offset);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static T Fail<T>(string format, object? arg0, int offset) => ThrowHelper.ThrowFormat<T>(format, arg0, offset);
 }
