@@ -61,9 +61,14 @@ public sealed partial class BinaryXmlWriter
         WriteRaw(Convert.ToHexString(buffer, index, count));
     }
 
+    /// <summary>Writes the base64 bytes held back (fewer than three) before anything else is written.</summary>
     private void FlushBase64()
     {
-        if (_trailByteCount == 0) return;
+        if (_trailByteCount != 0) FlushBase64Trail();
+    }
+
+    private void FlushBase64Trail()
+    {
         if (_attributeValue is not null) AppendAttributeText(Convert.ToBase64String(_trailBytes.AsSpan(0, _trailByteCount)));
         if (!_isXmlnsAttribute)
         {

@@ -27,6 +27,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     // Output: bytes are written into _memory[.._pending] and handed to _output on growth or Flush.
     private Memory<byte> _memory;
+    private byte[]? _memoryArray;       // _memory's array when it has one: spans from it cost less than Memory.Span
+    private int _memoryArrayOffset;
     private int _pending;
     private long _committed;
 
@@ -109,7 +111,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         _dictionary = dictionary;
         _session = session;
-        _memory = default;
+        SetMemory(default);
         _pending = 0;
         _committed = 0;
         _textNodeStart = -1;
@@ -146,7 +148,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             _committed += _pending;
         }
         _pending = 0;
-        _memory = default;
+        SetMemory(default);
         _textNodeStart = -1;
     }
 
@@ -187,7 +189,24 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private Span<byte> GetSpan(int size)
     {
         if (_memory.Length - _pending < size) Grow(size);
-        return _memory.Span.Slice(_pending);
+        return MemorySpan.Slice(_pending);
+    }
+
+    private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, _memory.Length) : _memory.Span;
+
+    private void SetMemory(Memory<byte> memory)
+    {
+        _memory = memory;
+        if (System.Runtime.InteropServices.MemoryMarshal.TryGetArray(memory, out ArraySegment<byte> segment))
+        {
+            _memoryArray = segment.Array;
+            _memoryArrayOffset = segment.Offset;
+        }
+        else
+        {
+            _memoryArray = null;
+            _memoryArrayOffset = 0;
+        }
     }
 
     private void Grow(int size)
@@ -207,11 +226,11 @@ public sealed partial class BinaryXmlWriter : IDisposable
             _output.Advance(keepFrom);
             _committed += keepFrom;
         }
-        _memory = _output.GetMemory(Math.Max(size + keep, MinimumChunk));
+        SetMemory(_output.GetMemory(Math.Max(size + keep, MinimumChunk)));
         _pending = keep;
         if (tail is not null)
         {
-            tail.AsSpan(0, keep).CopyTo(_memory.Span);
+            tail.AsSpan(0, keep).CopyTo(MemorySpan);
             ArrayPool<byte>.Shared.Return(tail);
             _textNodeStart = 0;
         }
@@ -321,7 +340,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         if (_textNodeStart >= 0 && (_model.TextNodeInBuffer || _options.AlwaysFoldEndElements))
         {
-            _memory.Span[_textNodeStart]++;
+            MemorySpan[_textNodeStart]++;
             _textNodeStart = -1;
             _model.TextNodeInBuffer = false;
         }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -62,7 +63,26 @@ public sealed partial class BinaryXmlWriter
 
         public void EnterScope() => _depth++;
 
+        /// <summary>Whether a declaration was made on the current element (its xmlns records are still to write).</summary>
+        public bool HasDeclarationsInScope
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get => _count > 0 && _ns[_count - 1].Depth == _depth;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void ExitScope()
+        {
+            // Most elements declare nothing and set no xml:lang or xml:space.
+            if (!HasDeclarationsInScope && (_xmlScopeCount == 0 || _xmlScopes[_xmlScopeCount - 1].Depth != _depth))
+            {
+                _depth--;
+                return;
+            }
+            ExitDeclaringScope();
+        }
+
+        private void ExitDeclaringScope()
         {
             while (_count > 0 && _ns[_count - 1].Depth == _depth)
             {
