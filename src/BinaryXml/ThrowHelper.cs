@@ -38,6 +38,22 @@ internal static class ThrowHelper
     public static void ThrowArgument(string message, string? paramName) => throw new ArgumentException(message, paramName);
 
     [DoesNotReturn]
+    public static void ThrowInvalidOperation(string format, object? arg0)
+        => throw new InvalidOperationException(string.Format(CultureInfo.InvariantCulture, format, arg0));
+
+    [DoesNotReturn]
+    public static void ThrowArgument(string format, object? arg0, string? paramName)
+        => throw new ArgumentException(string.Format(CultureInfo.InvariantCulture, format, arg0), paramName);
+
+    [DoesNotReturn]
+    public static void ThrowArgument(string format, object? arg0, object? arg1, string? paramName)
+        => throw new ArgumentException(string.Format(CultureInfo.InvariantCulture, format, arg0, arg1), paramName);
+
+    [DoesNotReturn]
+    public static void ThrowArgument(string format, object? arg0, object? arg1, object? arg2, string? paramName)
+        => throw new ArgumentException(string.Format(CultureInfo.InvariantCulture, format, arg0, arg1, arg2), paramName);
+
+    [DoesNotReturn]
     public static void ThrowObjectDisposed() => throw new ObjectDisposedException(nameof(BinaryXmlWriter));
 
     [DoesNotReturn]

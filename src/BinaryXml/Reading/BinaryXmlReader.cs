@@ -342,7 +342,7 @@ public ref partial struct BinaryXmlReader
         p = ScanAttributes(p);
         if (p - attributesStart > s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
-        ValidateStartTag(start, prefix);
+        if (s._attrCount != 0 || s._requireBoundPrefixes) ValidateStartTag(start, prefix);
         s._pos = p;
         s._prefix = prefix;
         s._localName = local;
@@ -490,7 +490,6 @@ public ref partial struct BinaryXmlReader
     private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
     {
         ReaderState s = _s;
-        if (s._attrCount == 0 && !s._requireBoundPrefixes) return;
         int firstNs = s._scopes![s._depth - 1].OuterNamespaceCount;
         for (int i = firstNs; i < s._namespaceCount; i++)
         {

@@ -76,13 +76,18 @@ public static partial class BinaryXmlPrimitives
         => length < 0x100 ? baseType : length < 0x10000 ? baseType + 2 : baseType + 4;
 
     /// <summary>The size of the length field (1, 2 or 4) of a sized text record type (either form).</summary>
-    public static int GetLengthFieldSize(RecordType type) => ((byte)type & 0xFE) switch
+    public static int GetLengthFieldSize(RecordType type)
     {
-        0x98 or 0x9E or 0xB6 => 1,
-        0x9A or 0xA0 or 0xB8 => 2,
-        0x9C or 0xA2 or 0xBA => 4,
-        _ => throw new ArgumentOutOfRangeException(nameof(type), type, "Not a Chars, Bytes or UnicodeChars record."),
-    };
+        // Each family is three pairs of types (8-, 16-, 32-bit lengths): Chars 0x98, Bytes 0x9E, UnicodeChars 0xB6.
+        uint t = (uint)type & 0xFE;
+        uint inFamily = t - 0x98 < 6 ? t - 0x98 : t - 0x9E < 6 ? t - 0x9E : t - 0xB6 < 6 ? t - 0xB6 : uint.MaxValue;
+        if (inFamily == uint.MaxValue) ThrowNotSized(type);
+        return 1 << (int)(inFamily >> 1);
+    }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowNotSized(RecordType type)
+        => throw new ArgumentOutOfRangeException(nameof(type), type, "Not a Chars, Bytes or UnicodeChars record.");
 
     /// <summary>Writes a sized text record header (type byte and length field) and returns its size.</summary>
     public static int WriteSizedTextHeader(Span<byte> destination, RecordType type, int length)

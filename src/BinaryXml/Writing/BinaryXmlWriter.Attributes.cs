@@ -102,7 +102,7 @@ public sealed partial class BinaryXmlWriter
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         if (localName is null || (localName.Length == 0 && prefix != "xmlns")) throw new ArgumentNullException(nameof(localName));
         if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowInvalidOperation($"WriteStartAttribute cannot be called while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("WriteStartAttribute cannot be called while the writer is in the {0} state.", _writeState);
 
         if (prefix is null)
         {
@@ -121,7 +121,7 @@ public sealed partial class BinaryXmlWriter
         if (prefix == "xml")
         {
             if (ns is not null && ns != XmlNamespace)
-                ThrowHelper.ThrowArgument($"The prefix 'xml' is bound to the namespace '{XmlNamespace}' and cannot be changed to '{ns}'.", nameof(ns));
+                ThrowHelper.ThrowArgument("The prefix 'xml' is bound to the namespace '{0}' and cannot be changed to '{1}'.", XmlNamespace, ns, nameof(ns));
             _isXmlAttribute = true;
             _attributeValue = string.Empty;
             _attributeLocalName = localName;
@@ -129,7 +129,7 @@ public sealed partial class BinaryXmlWriter
         else if (prefix == "xmlns")
         {
             if (ns is not null && ns != XmlnsNamespace)
-                ThrowHelper.ThrowArgument($"The prefix 'xmlns' is bound to the namespace '{XmlnsNamespace}' and cannot be changed to '{ns}'.", nameof(ns));
+                ThrowHelper.ThrowArgument("The prefix 'xmlns' is bound to the namespace '{0}' and cannot be changed to '{1}'.", XmlnsNamespace, ns, nameof(ns));
             _isXmlnsAttribute = true;
             _attributeValue = string.Empty;
             _attributeLocalName = localName;
@@ -137,7 +137,7 @@ public sealed partial class BinaryXmlWriter
         else if (ns is null)
         {
             if (prefix.Length != 0 && _nsMgr.LookupNamespace(prefix) is null)
-                ThrowHelper.ThrowArgument($"The prefix '{prefix}' is not defined.", nameof(prefix));
+                ThrowHelper.ThrowArgument("The prefix '{0}' is not defined.", prefix, nameof(prefix));
         }
         else if (ns.Length == 0)
         {
@@ -148,8 +148,8 @@ public sealed partial class BinaryXmlWriter
             string? found = _nsMgr.LookupAttributePrefix(ns);
             if (found is null)
             {
-                if (ns == XmlnsNamespace) ThrowHelper.ThrowArgument($"The namespace '{ns}' can only be bound to the prefix 'xmlns'.", nameof(ns));
-                if (ns == XmlNamespace) ThrowHelper.ThrowArgument($"The namespace '{ns}' can only be bound to the prefix 'xml'.", nameof(ns));
+                if (ns == XmlnsNamespace) ThrowHelper.ThrowArgument("The namespace '{0}' can only be bound to the prefix 'xmlns'.", ns, nameof(ns));
+                if (ns == XmlNamespace) ThrowHelper.ThrowArgument("The namespace '{0}' can only be bound to the prefix 'xml'.", ns, nameof(ns));
                 found = GeneratePrefix(ns, xNs);
             }
             prefix = found;
@@ -167,7 +167,7 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         if (_writeState != WriteState.Attribute)
-            ThrowHelper.ThrowInvalidOperation($"WriteEndAttribute cannot be called while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("WriteEndAttribute cannot be called while the writer is in the {0} state.", _writeState);
         FlushBase64();
         try
         {
@@ -181,7 +181,7 @@ public sealed partial class BinaryXmlWriter
                 {
                     if (_attributeValue == "preserve") _nsMgr.AddSpaceAttribute(XmlSpace.Preserve);
                     else if (_attributeValue == "default") _nsMgr.AddSpaceAttribute(XmlSpace.Default);
-                    else ThrowHelper.ThrowArgument($"'{_attributeValue}' is not a valid xml:space value. Valid values are 'default' and 'preserve'.", null);
+                    else ThrowHelper.ThrowArgument("'{0}' is not a valid xml:space value. Valid values are 'default' and 'preserve'.", _attributeValue, null);
                 }
                 _isXmlAttribute = false;
                 _attributeLocalName = null;
@@ -236,7 +236,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("WriteXmlnsAttribute cannot be called while the writer is in the {0} state.", _writeState);
         if (prefix is null)
         {
             Resolved(_nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null));
@@ -254,7 +254,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowInvalidOperation($"WriteXmlnsAttribute cannot be called while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("WriteXmlnsAttribute cannot be called while the writer is in the {0} state.", _writeState);
         if (prefix is null)
         {
             Resolved(_nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns));
@@ -269,7 +269,7 @@ public sealed partial class BinaryXmlWriter
     private string GeneratePrefix(string ns, XmlDictionaryString? xNs)
     {
         if (_writeState is not (WriteState.Element or WriteState.Attribute))
-            ThrowHelper.ThrowInvalidOperation($"A prefix cannot be generated while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("A prefix cannot be generated while the writer is in the {0} state.", _writeState);
         string? prefix = _nsMgr.AddGeneratedNamespace(ns, xNs);
         if (prefix is not null) return prefix;
         while (true)

@@ -69,7 +69,7 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         if (_writeState != WriteState.Start)
-            ThrowHelper.ThrowInvalidOperation($"WriteStartDocument cannot be called while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("WriteStartDocument cannot be called while the writer is in the {0} state.", _writeState);
         _writeState = WriteState.Prolog;
         _documentState = DocumentState.Document;
     }
@@ -176,7 +176,7 @@ public sealed partial class BinaryXmlWriter
         {
             prefix ??= string.Empty;
             // The empty prefix is always bound.
-            if (prefix.Length != 0 && _nsMgr.LookupNamespace(prefix) is null) ThrowHelper.ThrowArgument($"The prefix '{prefix}' is not defined.", nameof(prefix));
+            if (prefix.Length != 0 && _nsMgr.LookupNamespace(prefix) is null) ThrowHelper.ThrowArgument("The prefix '{0}' is not defined.", prefix, nameof(prefix));
         }
         else if (prefix is null)
         {
@@ -231,7 +231,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         if (_writeState is not (WriteState.Element or WriteState.Content))
-            ThrowHelper.ThrowInvalidOperation($"WriteFullEndElement cannot be called while the writer is in the {_writeState} state.");
+            ThrowHelper.ThrowInvalidOperation("WriteFullEndElement cannot be called while the writer is in the {0} state.", _writeState);
         AutoComplete(WriteState.Content);
         WriteEndElement();
     }

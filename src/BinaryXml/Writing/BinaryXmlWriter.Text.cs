@@ -199,7 +199,7 @@ public sealed partial class BinaryXmlWriter
         string? prefix = _nsMgr.LookupPrefix(ns);
         if (prefix is null)
         {
-            if (_writeState != WriteState.Attribute) ThrowHelper.ThrowArgument($"The namespace '{ns}' is not defined.", nameof(ns));
+            if (_writeState != WriteState.Attribute) ThrowHelper.ThrowArgument("The namespace '{0}' is not defined.", ns, nameof(ns));
             prefix = GeneratePrefix(ns, xNs);
         }
         Resolved(prefix);

@@ -172,15 +172,15 @@ public sealed partial class BinaryXmlWriter
                 if (_ns[i].Prefix == prefix)
                 {
                     if (_ns[i].Uri == uri) return;
-                    throw new ArgumentException($"The prefix '{prefix}' is bound to the namespace '{_ns[i].Uri}' and cannot be changed to '{uri}'.", nameof(prefix));
+                    ThrowHelper.ThrowArgument("The prefix '{0}' is bound to the namespace '{1}' and cannot be changed to '{2}'.", prefix, _ns[i].Uri, uri, nameof(prefix));
                 }
             }
             if (prefix.Length != 0 && uri.Length == 0)
                 throw new ArgumentException("The empty namespace requires a null or empty prefix.", nameof(prefix));
             if (uri == XmlnsNamespace)
-                throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix 'xmlns'.");
+                ThrowHelper.ThrowArgument("The namespace '{0}' can only be bound to the prefix 'xmlns'.", uri, null);
             if (uri == XmlNamespace)
-                throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix 'xml'.");
+                ThrowHelper.ThrowArgument("The namespace '{0}' can only be bound to the prefix 'xml'.", uri, null);
             if (_count == _ns.Length) Array.Resize(ref _ns, _count * 2);
             _ns[_count++] = new Declaration
             {
