@@ -69,9 +69,9 @@ public sealed partial class BinaryXmlDictionaryReader
                 for (int i = 0; i < _attributeCount; i++)
                 {
                     Attr a = _attributes[i];
-                    if (IsXmlns(a) && XmlnsPrefix(a) == _prefix) declaresOwnPrefix = true;
+                    if (IsXmlns(a) && XmlnsPrefix(a) == CurrentPrefix) declaresOwnPrefix = true;
                 }
-                c14n.WriteStartElement(_prefix, _localName, declaresOwnPrefix ? _namespace : null);
+                c14n.WriteStartElement(CurrentPrefix, CurrentLocalName, declaresOwnPrefix ? CurrentNamespace : null);
                 for (int i = 0; i < _attributeCount; i++)
                 {
                     Attr a = _attributes[i];

@@ -223,7 +223,6 @@ public sealed partial class BinaryXmlDictionaryReader
             throw;
         }
         if (text?.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
-        _openElements[_depth] = default;
         _nodeType = XmlNodeType.EndElement;
         Read();
         return text;

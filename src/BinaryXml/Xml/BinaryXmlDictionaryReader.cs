@@ -39,13 +39,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // The current node.
     private XmlNodeType _nodeType;
     private int _depth;
-    private string _prefix = "", _localName = "", _namespace = "";
+    // An element's or end element's names are those of _openElements[_nameDepth] (written once, at the start tag);
+    // other nodes have none (_nameDepth < 0).
+    private int _nameDepth = -1;
     private string? _value = "";          // null: the text at _valueLocation, decoded or formatted on first use
     private RecordType _atomic;            // the current text node's typed …WithEndElement record (even form), or 0
     private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
     private ValueLocation _valueLocation;
     private Type _valueType = typeof(string);
-    private XmlDictionaryString? _localDictionary, _namespaceDictionary, _valueDictionary;
+    private XmlDictionaryString? _valueDictionary;
     private readonly List<Attr> _attributes = [];
     private int _attributeCount;
     private int _attributeIndex = -1;
@@ -56,8 +58,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private RecordType _arrayItem;
     private int _arrayItemSize, _arrayCount, _arrayItemsOffset, _arrayDepth;
     private int _arrayNodesRead;
-    // The names of the open elements by depth, so that an EndElement reuses its element's atomized names.
+    // The names of the open elements by depth: the current element's, and its EndElement's (atomized once).
     private ElementName[] _openElements = new ElementName[8];
+
+    private string CurrentPrefix => _nameDepth < 0 ? "" : _openElements[_nameDepth].Prefix;
+    private string CurrentLocalName => _nameDepth < 0 ? "" : _openElements[_nameDepth].LocalName;
+    private string CurrentNamespace => _nameDepth < 0 ? "" : _openElements[_nameDepth].Namespace;
 
     /// <summary>The nodes of the current Array record after its first element: text, end, element per item.</summary>
     private int ArrayNodes => 3 * _arrayCount - 1;
@@ -155,7 +161,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _nameTableChars = 0;
         _nodeType = XmlNodeType.None;
         _depth = 0;
-        _prefix = _localName = _namespace = _value = "";
+        _nameDepth = -1;
+        _value = "";
         _atomic = 0;
         Array.Clear(_openElements);
         _valueType = typeof(string);
@@ -201,13 +208,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override int Depth => _attributeIndex < 0 ? _depth : _depth + (_onAttributeValue ? 2 : 1);
 
     /// <inheritdoc/>
-    public override string Prefix => _attributeIndex < 0 ? _prefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix;
+    public override string Prefix => _attributeIndex < 0 ? CurrentPrefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix;
 
     /// <inheritdoc/>
-    public override string LocalName => _attributeIndex < 0 ? _localName : _onAttributeValue ? "" : _attributes[_attributeIndex].LocalName;
+    public override string LocalName => _attributeIndex < 0 ? CurrentLocalName : _onAttributeValue ? "" : _attributes[_attributeIndex].LocalName;
 
     /// <inheritdoc/>
-    public override string NamespaceURI => _attributeIndex < 0 ? _namespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
+    public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
     public override string Value => _attributeIndex < 0 ? _value ??= ValueReader().GetString() : AttributeValue(_attributes[_attributeIndex]);
@@ -357,14 +364,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool TryGetLocalNameAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? localName)
     {
-        localName = _attributeIndex < 0 ? _localDictionary : _onAttributeValue ? null : _attributes[_attributeIndex].LocalDictionary;
+        localName = _attributeIndex < 0 ? (_nameDepth < 0 ? null : _openElements[_nameDepth].Local) : _onAttributeValue ? null : _attributes[_attributeIndex].LocalDictionary;
         return localName is not null;
     }
 
     /// <inheritdoc/>
     public override bool TryGetNamespaceUriAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? namespaceUri)
     {
-        namespaceUri = _attributeIndex < 0 ? _namespaceDictionary : _onAttributeValue ? null : _attributes[_attributeIndex].NamespaceDictionary;
+        namespaceUri = _attributeIndex < 0 ? (_nameDepth < 0 ? null : _openElements[_nameDepth].Ns) : _onAttributeValue ? null : _attributes[_attributeIndex].NamespaceDictionary;
         return namespaceUri is not null;
     }
 
@@ -393,6 +400,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             ReadArrayNode();
             return true;
         }
+        // _state is a handle on the native reader's state: it moves on with the reader, nothing to copy back.
         var reader = new BinaryXmlReader(Data, _state);
         try
         {
@@ -400,7 +408,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (!more)
             {
                 _readState = ReadState.EndOfFile;
-                SetNode(XmlNodeType.None, 0, "", "", "", "", typeof(string));
+                SetNode(XmlNodeType.None, 0, "", typeof(string));
             }
             return more;
         }
@@ -408,10 +416,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             _readState = ReadState.Error;
             throw;
-        }
-        finally
-        {
-            _state = reader.CurrentState;
         }
     }
 
@@ -426,17 +430,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case BinaryXmlTokenType.EndElement:
             {
                 int depth = r.CurrentDepth;
-                if (depth < _openElements.Length && _openElements[depth].LocalName is not null)
-                {
-                    _nodeType = XmlNodeType.EndElement;
-                    _depth = depth;
-                    (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _openElements[depth];
-                    _openElements[depth] = default;
-                }
-                else
-                {
-                    SetName(ref r, XmlNodeType.EndElement, depth);
-                }
+                _nodeType = XmlNodeType.EndElement;
+                _depth = depth;
+                // The start tag's names, unless it was not read by this reader.
+                if (depth >= _openElements.Length || _openElements[depth].LocalName is null) SetName(ref r, depth);
+                _nameDepth = depth;
                 _value = "";
                 _valueType = typeof(string);
                 return true;
@@ -452,7 +450,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 {
                     // A typed value closing its element (.NET's "atomic" value): kept as the record, converted
                     // directly by ReadContentAs*, formatted as a string only if Value is asked for.
-                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", "", type);
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", type);
                     _value = null;
                     _atomic = r.ValueType;
                     _valueLocation = r.CurrentValue;
@@ -460,17 +458,17 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 }
                 if (r.TryGetDictionaryString(out XmlDictionaryString? d))
                 {
-                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", d.Value, type);
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, d.Value, type);
                     _valueDictionary = d;
                 }
                 else if (r.ValueType == RecordType.QNameDictionaryText)
                 {
-                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", r.GetString(), type);
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, r.GetString(), type);
                 }
                 else
                 {
                     // Text is decoded only if Value (or a content read) asks for it, as .NET does.
-                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", "", "", "", type);
+                    SetNode(XmlNodeType.Text, r.CurrentDepth, "", type);
                     _value = null;
                     _valueLocation = r.CurrentValue;
                 }
@@ -480,11 +478,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 int depth = r.CurrentDepth;
                 _textRecord = RecordType.StartListText;
-                SetNode(XmlNodeType.Text, depth, "", "", "", ReadListItems(ref r), typeof(string));
+                SetNode(XmlNodeType.Text, depth, ReadListItems(ref r), typeof(string));
                 return true;
             }
             case BinaryXmlTokenType.Comment:
-                SetNode(XmlNodeType.Comment, r.CurrentDepth, "", "", "", r.GetString(), typeof(string));
+                SetNode(XmlNodeType.Comment, r.CurrentDepth, r.GetString(), typeof(string));
                 return true;
             default:
                 return ReadNode(ref r);
@@ -511,9 +509,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         int depth = r.CurrentDepth;
         bool isArray = r.IsArray;
-        SetName(ref r, XmlNodeType.Element, depth);
-        if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
-        _openElements[depth] = (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary);
+        _nodeType = XmlNodeType.Element;
+        _depth = depth;
+        SetName(ref r, depth);
+        _nameDepth = depth;
         _value = "";
         _valueType = typeof(string);
         _attributeCount = 0;
@@ -616,7 +615,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case 0:
                 ReadOnlySpan<byte> item = Data.Slice(_arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
                 _textRecord = _arrayItem;
-                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", "", "", BinaryXmlText.FormatValue(_arrayItem, item), RecordTypes.GetValueType(_arrayItem));
+                SetNode(XmlNodeType.Text, _arrayDepth + 1, BinaryXmlText.FormatValue(_arrayItem, item), RecordTypes.GetValueType(_arrayItem));
                 break;
             case 1:
                 SetArrayElementNode(XmlNodeType.EndElement);
@@ -633,32 +632,31 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _depth = _arrayDepth;
         _value = "";
         _valueType = typeof(string);
-        (_prefix, _localName, _namespace, _localDictionary, _namespaceDictionary) = _openElements[_arrayDepth];
+        _nameDepth = _arrayDepth;
     }
 
-    private void SetName(ref BinaryXmlReader r, XmlNodeType type, int depth)
+    /// <summary>Atomizes the current element's names into the open-element table at <paramref name="depth"/>.</summary>
+    private void SetName(ref BinaryXmlReader r, int depth)
     {
-        _nodeType = type;
-        _depth = depth;
-        _prefix = Atomize(r.Prefix);
+        if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
+        ref ElementName names = ref _openElements[depth];
+        names.Prefix = Atomize(r.Prefix);
         BinaryXmlName local = r.LocalName;
-        _localName = Atomize(local);
-        _localDictionary = local.DictionaryString;
+        names.LocalName = Atomize(local);
+        names.Local = local.DictionaryString;
         BinaryXmlName ns = r.NamespaceUri;
-        _namespace = Atomize(ns);
-        _namespaceDictionary = ns.DictionaryString;
+        names.Namespace = Atomize(ns);
+        names.Ns = ns.DictionaryString;
     }
 
-    private void SetNode(XmlNodeType type, int depth, string prefix, string localName, string ns, string value, Type valueType)
+    /// <summary>Moves to a node without names (text, comment, none).</summary>
+    private void SetNode(XmlNodeType type, int depth, string value, Type valueType)
     {
         _nodeType = type;
         _depth = depth;
-        _prefix = prefix;
-        _localName = localName;
-        _namespace = ns;
+        _nameDepth = -1;
         _value = value;
         _valueType = valueType;
-        _localDictionary = _namespaceDictionary = null;
     }
 
     /// <summary>Adds a name to the name table, counting its characters against MaxNameTableCharCount.</summary>
@@ -680,22 +678,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
         int index = (utf8.Length * 31 + utf8[0] * 7 + utf8[^1] + utf8[utf8.Length >> 1] * 3) & (RecentNames - 1);
         string? recent = _recentInlineNames[index];
-        if (recent is not null && IsAsciiEqual(recent, utf8)) return recent;
+        if (recent is not null && Ascii.Equals(utf8, recent)) return recent;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
         string atomized = _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n));
         if (n == utf8.Length) _recentInlineNames[index] = atomized;
         return atomized;
-    }
-
-    private static bool IsAsciiEqual(string s, ReadOnlySpan<byte> ascii)
-    {
-        if (s.Length != ascii.Length) return false;
-        for (int i = 0; i < ascii.Length; i++)
-        {
-            if (s[i] != ascii[i]) return false;
-        }
-        return true;
     }
 
     private const int RecentNames = 32;
@@ -1092,7 +1080,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         read = 0;
         // While canonicalizing, arrays are read node by node (so that every node is canonicalized), as in .NET.
         if (_c14n is not null || _nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
-            || localName is null || namespaceUri is null || _localName != localName || _namespace != namespaceUri)
+            || localName is null || namespaceUri is null || CurrentLocalName != localName || CurrentNamespace != namespaceUri)
             return false;
         ArgumentNullException.ThrowIfNull(array);
         ArgumentOutOfRangeException.ThrowIfNegative(offset);
