@@ -554,6 +554,16 @@ public ref partial struct BinaryXmlReader
             ns = s._defaultNs;
             return true;
         }
+        int letter = prefix.Length == 1 ? prefix[0] - 'a' : -1;
+        if ((uint)letter < 26 && s._letterNs is not null)
+        {
+            ref LetterBinding cached = ref s._letterNs[letter];
+            if (cached.Version == s._nsVersion && cached.Count == s._namespaceCount && cached.Namespace.Kind != NameKind.None)
+            {
+                ns = cached.Namespace;
+                return true;
+            }
+        }
         for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
             ref NamespaceBinding binding = ref s._namespaces![i];
@@ -561,6 +571,7 @@ public ref partial struct BinaryXmlReader
             {
                 ns = binding.Namespace;
                 if (prefix.IsEmpty) CacheDefaultNamespace(ns);
+                else if ((uint)letter < 26 && ns.Kind != NameKind.None) CacheLetterNamespace(letter, ns);
                 return true;
             }
         }
@@ -576,6 +587,13 @@ public ref partial struct BinaryXmlReader
             return true;
         }
         return false;
+    }
+
+    private readonly void CacheLetterNamespace(int letter, NameRef ns)
+    {
+        ReaderState s = _s;
+        s._letterNs ??= new LetterBinding[26];
+        s._letterNs[letter] = new LetterBinding { Version = s._nsVersion, Count = s._namespaceCount, Namespace = ns };
     }
 
     private readonly void CacheDefaultNamespace(NameRef ns)

@@ -84,6 +84,8 @@ internal sealed class ReaderState
     internal int _defaultNsVersion;
     internal int _defaultNsCount = -1;
     internal NameRef _defaultNs;
+    // Likewise for the one-letter prefixes (a-z), the prefixes of letter records: stamps (version, count) per letter.
+    internal LetterBinding[]? _letterNs;
 
     /// <summary>A cleared state (the thread's cached one when there is one) for a new reader.</summary>
     public static ReaderState Rent()
@@ -143,7 +145,16 @@ internal sealed class ReaderState
         _nsVersion = _defaultNsVersion = 0;
         _defaultNsCount = -1;
         _defaultNs = default;
+        if (_letterNs is not null) Array.Clear(_letterNs);
     }
+}
+
+/// <summary>The namespace a one-letter prefix was last resolved to, valid while the stamps match the reader's.</summary>
+internal struct LetterBinding
+{
+    public int Version;
+    public int Count;
+    public NameRef Namespace;
 }
 
 /// <summary>An open element: its record, its name as parsed from it, and the number of declarations in scope outside it.</summary>
