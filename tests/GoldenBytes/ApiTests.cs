@@ -51,6 +51,45 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void A_closed_writer_hands_its_scratch_to_the_next_and_both_stay_correct()
+    {
+        // A closed writer gives its namespace scopes, attribute capture and buffers to the next writer created on the
+        // thread; the closed one must neither see nor disturb the new one's, and Reset re-opens it with its own.
+        string calls = "StartElement(\"s\", \"Envelope\", \"urn:s\"); Xmlns(\"b\", \"urn:b\"); AttributeString(\"xml\", \"lang\", null, \"en\"); "
+            + "StartElement(\"b\", \"x\", null); AttributeString(null, \"a\", null, \"v\"); Base64(hex:0102030405); EndElement(); "
+            + "StartElement(null, \"y\", \"urn:y\"); AttributeString(\"q\", \"t\", \"urn:q\", \"w\"); Value(uid:\"urn:uuid:5f0e2b7c-1a2b-4c3d-9e8f-706152433401\"); EndElement(); EndElement()";
+        List<Call> script = WriterScript.Parse(calls);
+        (byte[] expected, _) = WriterScript.RunInBox(script, new ScriptContext());
+
+        var first = new ArrayBufferWriter<byte>();
+        var closed = new BinaryXmlWriter(first);
+        foreach (Call c in script) WriterScript.ApplyNative(closed, c, new ScriptContext());
+        closed.Close();
+        Assert.Equal(Hex.Format(expected), Hex.Format(first.WrittenSpan));
+        Assert.Null(closed.XmlLang);
+        Assert.Equal(XmlSpace.None, closed.XmlSpace);
+        Assert.Throws<InvalidOperationException>(() => closed.WriteStartElement("x"));
+        Assert.Throws<InvalidOperationException>(() => closed.LookupPrefix("urn:b"));
+
+        // The next writer starts clean (no scope, xml:lang or capture left over), interleaved with the re-opened one.
+        var second = new ArrayBufferWriter<byte>();
+        var next = new BinaryXmlWriter(second);
+        Assert.Null(next.XmlLang);
+        Assert.Null(next.LookupPrefix("urn:b"));
+        var third = new ArrayBufferWriter<byte>();
+        closed.Reset(third);
+        for (int i = 0; i < script.Count; i++)
+        {
+            WriterScript.ApplyNative(next, script[i], new ScriptContext());
+            WriterScript.ApplyNative(closed, script[i], new ScriptContext());
+        }
+        next.Close();
+        closed.Close();
+        Assert.Equal(Hex.Format(expected), Hex.Format(second.WrittenSpan));
+        Assert.Equal(Hex.Format(expected), Hex.Format(third.WrittenSpan));
+    }
+
+    [Fact]
     public void Bytes_pending_become_committed_on_flush()
     {
         var buffer = new ArrayBufferWriter<byte>();

@@ -14,7 +14,6 @@ public sealed partial class BinaryXmlWriter
     // Node level: an attribute's text is captured and written as one record at its end.
     private bool _inAttribute;
     private bool _wroteAttributeValue;
-    private AttributeCapture _capture;
 
     private void ResetAttributeState()
     {
@@ -24,7 +23,7 @@ public sealed partial class BinaryXmlWriter
         _isXmlnsAttribute = false;
         _inAttribute = false;
         _wroteAttributeValue = false;
-        _capture.Clear();
+        Capture.Clear();
     }
 
     /// <summary>Starts an attribute with no namespace.</summary>
@@ -197,7 +196,7 @@ public sealed partial class BinaryXmlWriter
             else
             {
                 _inAttribute = false;
-                if (!_wroteAttributeValue) _capture.WriteTo(this);
+                if (!_wroteAttributeValue) Capture.WriteTo(this);
                 _textNodeStart = -1;
                 _model.TextNodeInBuffer = false;
             }
@@ -274,7 +273,7 @@ public sealed partial class BinaryXmlWriter
         if (prefix is not null) return prefix;
         while (true)
         {
-            int id = _prefixIds[_depth]++;
+            int id = _scratch!.PrefixIds[_depth]++;
             prefix = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"d{_depth}p{id}");
             if (_nsMgr.LookupNamespace(prefix) is null)
             {
@@ -351,6 +350,16 @@ public sealed partial class BinaryXmlWriter
             _dictionaryText = null;
             _hasBytes = false;
             _byteCount = 0;
+        }
+
+        /// <summary>Clears and gives the buffers back to the pool (the writer is closing).</summary>
+        public void Release()
+        {
+            Clear();
+            if (_text is not null) ArrayPool<char>.Shared.Return(_text);
+            if (_bytes is not null) ArrayPool<byte>.Shared.Return(_bytes);
+            _text = null;
+            _bytes = null;
         }
 
         public void AddText(ReadOnlySpan<char> s)

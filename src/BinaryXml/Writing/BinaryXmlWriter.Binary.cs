@@ -3,10 +3,9 @@ namespace BinaryXml;
 public sealed partial class BinaryXmlWriter
 {
     // Bytes held back so that every Bytes record but the last has a length divisible by 3 (dotnet-behaviour 2.6).
-    private byte[] _trailBytes = new byte[3];
 
     /// <summary>The base64 bytes (at most two) held back until the next call completes a 3-byte group.</summary>
-    internal ReadOnlySpan<byte> PendingBase64Bytes => _trailBytes.AsSpan(0, _trailByteCount);
+    internal ReadOnlySpan<byte> PendingBase64Bytes => TrailBytes.AsSpan(0, _trailByteCount);
     private int _trailByteCount;
 
     /// <summary>Writes binary data as Bytes records (rendered base64), holding back 1–2 bytes between calls as .NET does.</summary>
@@ -24,7 +23,7 @@ public sealed partial class BinaryXmlWriter
         if (_trailByteCount > 0)
         {
             int take = Math.Min(3 - _trailByteCount, data.Length);
-            data[..take].CopyTo(_trailBytes.AsSpan(_trailByteCount));
+            data[..take].CopyTo(TrailBytes.AsSpan(_trailByteCount));
             _trailByteCount += take;
             data = data[take..];
         }
@@ -35,20 +34,20 @@ public sealed partial class BinaryXmlWriter
             ReadOnlySpan<byte> body = data[..(emit - _trailByteCount)];
             if (_attributeValue is not null)
             {
-                AppendAttributeText(Convert.ToBase64String(_trailBytes.AsSpan(0, _trailByteCount)));
+                AppendAttributeText(Convert.ToBase64String(TrailBytes.AsSpan(0, _trailByteCount)));
                 AppendAttributeText(Convert.ToBase64String(body));
             }
             if (!_isXmlnsAttribute)
             {
                 StartContent();
-                WriteBase64Node(_trailBytes.AsSpan(0, _trailByteCount), body);
+                WriteBase64Node(TrailBytes.AsSpan(0, _trailByteCount), body);
             }
             _trailByteCount = total - emit;
-            data[^_trailByteCount..].CopyTo(_trailBytes);
+            data[^_trailByteCount..].CopyTo(TrailBytes);
         }
         else
         {
-            data.CopyTo(_trailBytes.AsSpan(_trailByteCount));
+            data.CopyTo(TrailBytes.AsSpan(_trailByteCount));
             _trailByteCount += data.Length;
         }
     }
@@ -69,18 +68,18 @@ public sealed partial class BinaryXmlWriter
 
     private void FlushBase64Trail()
     {
-        if (_attributeValue is not null) AppendAttributeText(Convert.ToBase64String(_trailBytes.AsSpan(0, _trailByteCount)));
+        if (_attributeValue is not null) AppendAttributeText(Convert.ToBase64String(TrailBytes.AsSpan(0, _trailByteCount)));
         if (!_isXmlnsAttribute)
         {
             StartContent();
-            WriteBase64Node(_trailBytes.AsSpan(0, _trailByteCount), []);
+            WriteBase64Node(TrailBytes.AsSpan(0, _trailByteCount), []);
         }
         _trailByteCount = 0;
     }
 
     private void WriteBase64Node(ReadOnlySpan<byte> trail, ReadOnlySpan<byte> data)
     {
-        if (_inAttribute) _capture.AddBase64(trail, data);
+        if (_inAttribute) Capture.AddBase64(trail, data);
         else WriteBytesNode(trail, data);
     }
 

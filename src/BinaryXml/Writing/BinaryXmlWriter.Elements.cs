@@ -6,11 +6,10 @@ public sealed partial class BinaryXmlWriter
 {
     private enum DocumentState : byte { None, Document, Epilog, End }
 
-    private readonly NamespaceManager _nsMgr;
+    private NamespaceManager _nsMgr;
     private WriteState _writeState;
     private DocumentState _documentState;
     private int _depth;
-    private int[] _prefixIds = new int[8];
 
     private void ResetXmlState()
     {
@@ -24,10 +23,10 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>The xml:lang in scope, as <see cref="XmlWriter.XmlLang"/>.</summary>
-    public string? XmlLang => _nsMgr.XmlLang;
+    public string? XmlLang => _scratch is null ? null : _nsMgr.XmlLang;
 
     /// <summary>The xml:space in scope, as <see cref="XmlWriter.XmlSpace"/>.</summary>
-    public XmlSpace XmlSpace => _nsMgr.XmlSpace;
+    public XmlSpace XmlSpace => _scratch is null ? XmlSpace.None : _nsMgr.XmlSpace;
 
     /// <summary>The number of open elements.</summary>
     public int CurrentDepth => _depth;
@@ -36,14 +35,14 @@ public sealed partial class BinaryXmlWriter
     /// The prefix the last element, attribute, xmlns declaration or qualified name was written with, after
     /// resolution (found in scope or generated). Canonicalization replays calls with it.
     /// </summary>
-    internal string LastResolvedPrefix { get; private set; } = string.Empty;
+    internal string LastResolvedPrefix => _scratch?.LastResolvedPrefix ?? string.Empty;
 
     /// <summary>Whether <see cref="LastResolvedPrefix"/> is kept (while a caller replays calls): off, it costs nothing.</summary>
     internal bool ReportResolvedPrefixes { get; set; }
 
     private void Resolved(string prefix)
     {
-        if (ReportResolvedPrefixes) LastResolvedPrefix = prefix;
+        if (ReportResolvedPrefixes) _scratch!.LastResolvedPrefix = prefix;
     }
 
     /// <summary>Adds the namespace declarations in scope (newest per prefix) to <paramref name="into"/>.</summary>
@@ -198,8 +197,9 @@ public sealed partial class BinaryXmlWriter
     {
         _nsMgr.EnterScope();
         _depth++;
-        if (_depth == _prefixIds.Length) Array.Resize(ref _prefixIds, _prefixIds.Length * 2);
-        _prefixIds[_depth] = 0;
+        int[] prefixIds = _scratch!.PrefixIds;
+        if (_depth == prefixIds.Length) Array.Resize(ref _scratch.PrefixIds, prefixIds.Length * 2);
+        _scratch.PrefixIds[_depth] = 0;
     }
 
     private void ExitScope()

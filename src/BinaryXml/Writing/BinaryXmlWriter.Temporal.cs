@@ -47,7 +47,6 @@ public sealed partial class BinaryXmlWriter
         EndFixedTextNode(16);
     }
 
-    private readonly byte[] _uniqueIdBytes = new byte[16];
 
     /// <summary>
     /// Writes a <see cref="UniqueId"/>: UniqueIdText (rendered <c>urn:uuid:…</c>) when it is a GUID, otherwise its
@@ -61,9 +60,9 @@ public sealed partial class BinaryXmlWriter
         if (_isXmlnsAttribute) return;
         StartContent();
         // UniqueId.TryGetGuid(out Guid) allocates a byte[16]; its array overload fills ours (the Guid's byte order).
-        if (value.TryGetGuid(_uniqueIdBytes, 0))
+        if (value.TryGetGuid(_scratch!.UniqueIdBytes, 0))
         {
-            _uniqueIdBytes.CopyTo(BeginFixedTextNode(RecordType.UniqueIdText, 16));
+            _scratch!.UniqueIdBytes.CopyTo(BeginFixedTextNode(RecordType.UniqueIdText, 16));
             EndFixedTextNode(16);
         }
         else

@@ -136,7 +136,7 @@ public sealed partial class BinaryXmlWriter
             if (!_isXmlnsAttribute)
             {
                 StartContent(value.Value);
-                if (_inAttribute) _capture.AddText(value);
+                if (_inAttribute) Capture.AddText(value);
                 else WriteDictionaryTextNode(value);
             }
         }
@@ -175,7 +175,7 @@ public sealed partial class BinaryXmlWriter
         StartContent();
         if (prefix.Length == 0)
         {
-            if (_inAttribute) _capture.AddText(localName);
+            if (_inAttribute) Capture.AddText(localName);
             else WriteDictionaryTextNode(localName);
         }
         else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]) && TryGetKey(localName, out int key))
@@ -189,7 +189,7 @@ public sealed partial class BinaryXmlWriter
         {
             WriteTextOrCapture(prefix);
             WriteTextOrCapture(":");
-            if (_inAttribute) _capture.AddText(localName);
+            if (_inAttribute) Capture.AddText(localName);
             else WriteDictionaryTextNode(localName);
         }
     }
@@ -209,7 +209,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Node-level text: collected inside an attribute, otherwise written (empty text as EmptyText).</summary>
     private void WriteTextOrCapture(ReadOnlySpan<char> text)
     {
-        if (_inAttribute) _capture.AddText(text);
+        if (_inAttribute) Capture.AddText(text);
         else if (text.IsEmpty) WriteTextNode(RecordType.EmptyText);
         else WriteTextNode(text);
     }

@@ -46,7 +46,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         ArgumentNullException.ThrowIfNull(output);
         _options = options ?? BinaryXmlWriterOptions.Default;
         _output = output;
-        _nsMgr = new NamespaceManager();
+        TakeScratch();
         SetState(dictionary, session);
     }
 
@@ -63,7 +63,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         _streamOutput = new StreamBufferWriter(stream);
         _output = _streamOutput;
         _ownsStream = ownsStream;
-        _nsMgr = new NamespaceManager();
+        TakeScratch();
         SetState(dictionary, session);
     }
 
@@ -109,6 +109,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     private void SetState(IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
     {
+        if (_scratch is null) TakeScratch();
         _dictionary = dictionary;
         _session = session;
         SetMemory(default);
@@ -165,7 +166,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
         finally
         {
             _writeState = WriteState.Closed;
-            _capture.Clear();
+            Capture.Release();
+            ReturnScratch();
             if (_streamOutput is not null)
             {
                 Stream stream = _streamOutput.Stream;

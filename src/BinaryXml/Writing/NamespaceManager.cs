@@ -44,6 +44,9 @@ public sealed partial class BinaryXmlWriter
 
         public NamespaceManager() => Clear();
 
+        /// <summary>Whether the arrays are small enough to keep for another writer.</summary>
+        public bool IsSmall => _ns.Length <= 64 && _xmlScopes.Length <= 64;
+
         public string? XmlLang { get; private set; }
 
         public XmlSpace XmlSpace { get; private set; }
