@@ -13,6 +13,8 @@ namespace BinaryXml;
 /// after <see cref="Close"/>) throws <see cref="InvalidOperationException"/>; bad arguments throw the
 /// <see cref="ArgumentException"/> family, as the in-box writer does. The writer does not allocate in steady state:
 /// reuse it across documents with <see cref="Reset(IBufferWriter{byte}, IXmlDictionary?, XmlBinaryWriterSession?)"/>.
+/// A writer created per document should be closed (or disposed): its namespace scopes and buffers then go to the next
+/// writer created on the same thread, so that a new writer allocates only itself.
 /// </remarks>
 public sealed partial class BinaryXmlWriter : IDisposable
 {
