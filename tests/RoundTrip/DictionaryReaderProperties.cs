@@ -27,6 +27,49 @@ public sealed class DictionaryReaderProperties
         }), 2000);
     }
 
+    [Fact]
+    public void Skip_moves_both_readers_alike()
+    {
+        // Skip on elements (some reached through one of their attributes), Read elsewhere: the same nodes are visited.
+        PropertyConfig.Verify(Prop.ForAll(Generators.MixedSizeDocumentArbitrary, doc =>
+        {
+            var context = new ScriptContext(useSession: doc.UseSession);
+            RecordingWriterSession? session = context.CreateWriterSession();
+            (byte[] bytes, Exception? error) = WriterScript.RunInBox(doc.Calls(withFlushes: true), context, session);
+            if (error is not null) return;
+            int period = bytes.Length % 3 + 1;
+            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, context.Dictionary, XmlDictionaryReaderQuotas.Max, session?.ToReaderSession());
+            using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(bytes, 0, bytes.Length, context.Dictionary, XmlDictionaryReaderQuotas.Max, session?.ToReaderSession());
+            List<string> expected = SkipTrace(inBox, period), actual = SkipTrace(ours, period);
+            int at = 0;
+            while (at < Math.Min(expected.Count, actual.Count) && expected[at] == actual[at]) at++;
+            Assert.True(at == expected.Count && at == actual.Count,
+                $"{Convert.ToHexString(bytes)}: first difference at step {at}: in-box '{(at < expected.Count ? expected[at] : "(end)")}', ours '{(at < actual.Count ? actual[at] : "(end)")}', after '{(at > 0 ? expected[at - 1] : "")}'");
+        }), 2000);
+    }
+
+    private static List<string> SkipTrace(XmlReader r, int period)
+    {
+        var trace = new List<string>();
+        int elements = 0;
+        r.Read();
+        while (!r.EOF)
+        {
+            trace.Add($"{r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName} {r.NamespaceURI} [{(r.NodeType == XmlNodeType.Element ? "" : r.Value)}] {r.XmlLang} {r.XmlSpace}");
+            if (r.NodeType == XmlNodeType.Element && elements++ % period == 0)
+            {
+                if (elements % 2 == 0 && r.MoveToFirstAttribute()) trace.Add($"on attribute {r.Name}");
+                r.Skip();
+            }
+            else
+            {
+                r.Read();
+            }
+        }
+        trace.Add($"{r.ReadState}");
+        return trace;
+    }
+
     public static TheoryData<string> Payloads() => DictionaryWriterProperties.Payloads();
 
     [Theory]

@@ -419,6 +419,44 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
     }
 
+    /// <summary>
+    /// Skips the current element and its content, as <see cref="XmlReader.Skip"/>: the content is passed over by the
+    /// native reader (every record still validated) without building nodes for it.
+    /// </summary>
+    public override void Skip()
+    {
+        if (_readState != ReadState.Interactive) return;
+        MoveToElement();
+        // Nodes are built one by one where they must be: while canonicalizing (each is signed) and inside an Array
+        // record presented as repeated elements.
+        if (_nodeType != XmlNodeType.Element || _c14n is not null || _arrayNodesRead < ArrayNodes)
+        {
+            base.Skip();
+            return;
+        }
+        var reader = new BinaryXmlReader(Data, _state);
+        try
+        {
+            // The native reader is on the element's start tag, its last attribute or the end of that attribute's list
+            // value: move it to the element's end tag.
+            int depth = _depth;
+            while (reader.Read() && !(reader.TokenType == BinaryXmlTokenType.EndElement && reader.CurrentDepth == depth))
+            {
+            }
+        }
+        catch (XmlException)
+        {
+            _readState = ReadState.Error;
+            throw;
+        }
+        // On the end tag, as if read node by node (the element's names are still those of _openElements[_depth]).
+        _nodeType = XmlNodeType.EndElement;
+        _nameDepth = _depth;
+        _value = "";
+        _valueType = typeof(string);
+        Read();
+    }
+
     private bool ReadNode(ref BinaryXmlReader r)
     {
         if (!r.Read()) return false;
