@@ -714,13 +714,21 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         ReadOnlySpan<byte> utf8 = name.Utf8;
         // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
+        // Two ways per set: a name is looked for at its slot and the slot's pair; a new one takes the slot and moves
+        // the slot's name to the pair (the older of the two is dropped).
         int index = (utf8.Length * 31 + utf8[0] * 7 + utf8[^1] + utf8[utf8.Length >> 1] * 3) & (RecentNames - 1);
         string? recent = _recentInlineNames[index];
         if (recent is not null && Ascii.Equals(utf8, recent)) return recent;
+        string? pair = _recentInlineNames[index ^ 1];
+        if (pair is not null && Ascii.Equals(utf8, pair)) return pair;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
         string atomized = _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n));
-        if (n == utf8.Length) _recentInlineNames[index] = atomized;
+        if (n == utf8.Length)
+        {
+            if (recent is not null) _recentInlineNames[index ^ 1] = recent;
+            _recentInlineNames[index] = atomized;
+        }
         return atomized;
     }
 
