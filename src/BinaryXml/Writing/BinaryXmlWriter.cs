@@ -201,7 +201,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void SetMemory(Memory<byte> memory)
     {
         _memory = memory;
-        if (System.Runtime.InteropServices.MemoryMarshal.TryGetArray(memory, out ArraySegment<byte> segment))
+        if (!memory.IsEmpty && System.Runtime.InteropServices.MemoryMarshal.TryGetArray(memory, out ArraySegment<byte> segment))
         {
             _memoryArray = segment.Array;
             _memoryArrayOffset = segment.Offset;

@@ -53,6 +53,14 @@ public sealed partial class BinaryXmlWriter
 
         public void Clear()
         {
+            // A document whose elements were all closed leaves only the default binding and no xml: scope.
+            if (_count == 1 && _xmlScopeCount == 0 && _depth == 0)
+            {
+                _last = -1;
+                XmlLang = null;
+                XmlSpace = XmlSpace.None;
+                return;
+            }
             Array.Clear(_ns, 0, _count);
             _ns[0] = new Declaration { Prefix = string.Empty, Uri = string.Empty, Depth = 0 };
             _count = 1;
