@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Xml;
 using FsCheck;
 using FsCheck.Fluent;
 using Xunit;
@@ -29,6 +31,58 @@ public sealed class WriterDifferentialProperties
 
             List<string> expected = NodeStream.FromInBox(inBox, context.Dictionary, inBoxSession?.ToReaderSession());
             Assert.Equal(expected, NodeStream.FromNative(inBox, context.Dictionary, inBoxSession?.ToReaderSession()));
+        }), 1000);
+    }
+
+    [Fact]
+    public void A_reused_writer_gives_the_in_box_bytes_document_after_document()
+    {
+        // One writer for all the documents, reset before each (also after a document that failed half-way), and
+        // now and then closed and replaced by a new one, which takes over the closed writer's scopes and buffers.
+        var output = new ArrayBufferWriter<byte>();
+        BinaryXmlWriter? writer = null;
+        int documents = 0;
+        PropertyConfig.Verify(Prop.ForAll(Generators.DocumentArbitrary, doc =>
+        {
+            var context = new ScriptContext(useSession: doc.UseSession);
+            List<Call> calls = doc.Calls(withFlushes: true);
+            RecordingWriterSession? inBoxSession = context.CreateWriterSession(), ourSession = context.CreateWriterSession();
+            (byte[] inBox, Exception? inBoxError) = WriterScript.RunInBox(calls, context, inBoxSession);
+
+            if (writer is not null && documents % 3 == 1)
+            {
+                // A document abandoned half-way (its scopes, declarations and pending attribute left open).
+                writer.Reset(new ArrayBufferWriter<byte>(), context.Dictionary, context.CreateWriterSession());
+                try
+                {
+                    foreach (Call c in calls.Take(calls.Count / 2)) WriterScript.ApplyNative(writer, c, context);
+                }
+                catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException)
+                {
+                }
+            }
+            output.ResetWrittenCount();
+            if (writer is null || documents++ % 7 == 6)
+            {
+                writer?.Close();
+                writer = new BinaryXmlWriter(output, context.Dictionary, ourSession);
+            }
+            else
+            {
+                writer.Reset(output, context.Dictionary, ourSession);
+            }
+            Exception? ourError = null;
+            try
+            {
+                foreach (Call c in calls) WriterScript.ApplyNative(writer, c, context);
+                if (writer.WriteState != WriteState.Closed) writer.Flush();
+            }
+            catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException)
+            {
+                ourError = e;
+            }
+            Assert.Equal(inBoxError?.GetType(), ourError?.GetType());
+            Assert.Equal(Hex.Format(inBox), Hex.Format(output.WrittenSpan));
         }), 1000);
     }
 
