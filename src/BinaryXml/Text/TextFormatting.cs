@@ -39,7 +39,7 @@ internal static class TextFormatting
                 return BinaryXmlPrimitives.TryReadDateTime(payload, out DateTime dt) ? XmlConvert.ToString(dt, XmlDateTimeSerializationMode.RoundtripKind) : null;
             case RecordType.TimeSpanText: return XmlConvert.ToString(new TimeSpan(BinaryPrimitives.ReadInt64LittleEndian(payload)));
             case RecordType.UuidText: return new Guid(payload[..16]).ToString();
-            case RecordType.UniqueIdText: return "urn:uuid:" + new Guid(payload[..16]).ToString();
+            case RecordType.UniqueIdText: return FormatUniqueId(new Guid(payload[..16]));
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
                 return Encoding.UTF8.GetString(payload);
             case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
@@ -80,4 +80,11 @@ internal static class TextFormatting
 
     /// <summary>XML 1.0 Char, for a BMP character that is not part of a surrogate pair.</summary>
     private static bool IsXmlChar(char c) => c is '\t' or '\n' or '\r' || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD);
+
+    /// <summary><c>urn:uuid:</c> and the GUID in its "D" form, as <see cref="System.Xml.UniqueId.ToString"/>, in one string.</summary>
+    private static string FormatUniqueId(Guid id) => string.Create(45, id, static (chars, g) =>
+    {
+        "urn:uuid:".CopyTo(chars);
+        g.TryFormat(chars[9..], out _);
+    });
 }

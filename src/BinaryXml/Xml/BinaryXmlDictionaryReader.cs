@@ -140,14 +140,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _onClose = onClose;
         // As in .NET, string and array quotas apply to ReadContentAs* and array reads, not to reading Value; the
         // native reader enforces depth and the attribute bytes of a start tag.
-        var options = new BinaryXmlReaderOptions
+        // The options are kept while the quotas they carry stay the same (no allocation per message).
+        if (_options is null || _options.MaxDepth != _quotas.MaxDepth || _options.MaxBytesPerRead != _quotas.MaxBytesPerRead)
         {
-            MaxDepth = _quotas.MaxDepth,
-            MaxBytesPerRead = _quotas.MaxBytesPerRead,
-            MaxStringContentLength = int.MaxValue,
-            MaxArrayLength = int.MaxValue,
-        };
-        _state = new BinaryXmlReader(Data, dictionary, session, options).CurrentState;
+            _options = new BinaryXmlReaderOptions
+            {
+                MaxDepth = _quotas.MaxDepth,
+                MaxBytesPerRead = _quotas.MaxBytesPerRead,
+                MaxStringContentLength = int.MaxValue,
+                MaxArrayLength = int.MaxValue,
+            };
+        }
+        _state = new BinaryXmlReader(Data, dictionary, session, _options).CurrentState;
         _readState = ReadState.Initial;
         // The name table (and its atomized names) is kept for the next document, as .NET does, until it holds more
         // than the quota or 64K characters: a reused reader does not allocate a table per message, and a peer
@@ -186,6 +190,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     private MemoryStream? _streamBuffer;
+    private BinaryXmlReaderOptions? _options;
 
     private ReadOnlySpan<byte> Data => _buffer.AsSpan(_offset, _count);
 
