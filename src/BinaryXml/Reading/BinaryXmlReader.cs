@@ -502,7 +502,9 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
-                if (NameBytes(s._namespaces[j].Prefix).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
+                ReadOnlySpan<byte> other = NameBytes(s._namespaces[j].Prefix);
+                if (other.SequenceEqual(p) || (s._attrCount >= CultureComparedAttributeCount && CulturePrefixesEqual(other, p)))
+                    Fail("A namespace prefix is declared twice on one element", record);
             }
         }
         if (s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(elementPrefix)), elementStart);
@@ -532,6 +534,25 @@ public ref partial struct BinaryXmlReader
                 if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", record);
             }
         }
+    }
+
+    /// <summary>
+    /// From this many attribute records on, .NET's reader finds duplicates by sorting the start tag's attributes, and
+    /// compares the prefixes of namespace declarations with the current culture: prefixes that differ only by
+    /// characters the culture ignores (control characters, for one: <c>xmlns:p</c> and <c>xmlns:p</c> followed by U+0001, or the
+    /// default declaration and a prefix of U+0001 alone) are then declared twice. Below it, only identical prefixes are.
+    /// The oracle's rule is kept (pinned by <c>ReaderValidationTests</c>).
+    /// </summary>
+    private const int CultureComparedAttributeCount = 12;
+
+    private static bool CulturePrefixesEqual(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
+    {
+        const int StackChars = 64;
+        Span<char> charsA = a.Length <= StackChars ? stackalloc char[StackChars] : new char[a.Length];
+        Span<char> charsB = b.Length <= StackChars ? stackalloc char[StackChars] : new char[b.Length];
+        int lengthA = Encoding.UTF8.GetChars(a, charsA);
+        int lengthB = Encoding.UTF8.GetChars(b, charsB);
+        return System.Globalization.CultureInfo.CurrentCulture.CompareInfo.Compare(charsA[..lengthA], charsB[..lengthB], System.Globalization.CompareOptions.None) == 0;
     }
 
     private readonly bool NamespaceEquals(NameRef a, NameRef b)
