@@ -304,7 +304,6 @@ public ref partial struct BinaryXmlReader
         if (s._depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
         EnsureCapacity(ref s._scopes, s._depth + 1);
         ref ElementScope element = ref s._scopes![s._depth];
-        element.Record = elementOffset;
         element.OuterNamespaceCount = s._namespaceCount;
         element.Prefix = prefix;
         element.LocalName = localName;
@@ -748,21 +747,19 @@ public ref partial struct BinaryXmlReader
 
     private readonly NameRef ReadInlineString(int p, out int next, string what)
     {
-        // Most names and namespaces are shorter than 128 bytes: a one-byte length.
+        int length, n;
         if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
         {
-            int shortLength = _data[p];
-            if (shortLength > _data.Length - p - 1) Fail("The {0}'s length ({1}) runs past the end of the input", what, shortLength, p);
-            ReadOnlySpan<byte> name = _data.Slice(p + 1, shortLength);
-            if (Ascii.IsValid(name) || Utf8.IsValid(name))
-            {
-                next = p + 1 + shortLength;
-                return NameRef.Inline(p + 1, shortLength);
-            }
+            // Most names and namespaces are shorter than 128 bytes: a one-byte length.
+            length = _data[p];
+            n = 1;
         }
-        OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int length, out int n);
-        if (status == OperationStatus.InvalidData) Fail("The {0}'s length is not a valid MultiByteInt31", what, p);
-        if (status == OperationStatus.NeedMoreData) Fail("The input ends inside the {0}'s length", what, p);
+        else
+        {
+            OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out length, out n);
+            if (status == OperationStatus.InvalidData) Fail("The {0}'s length is not a valid MultiByteInt31", what, p);
+            if (status == OperationStatus.NeedMoreData) Fail("The input ends inside the {0}'s length", what, p);
+        }
         if (length > _data.Length - p - n) Fail("The {0}'s length ({1}) runs past the end of the input", what, length, p);
         ReadOnlySpan<byte> utf8 = _data.Slice(p + n, length);
         if (!Utf8.IsValid(utf8)) Fail("The {0} is not valid UTF-8", what, p + n);

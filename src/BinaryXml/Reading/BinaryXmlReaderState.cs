@@ -157,10 +157,9 @@ internal struct LetterBinding
     public NameRef Namespace;
 }
 
-/// <summary>An open element: its record, its name as parsed from it, and the number of declarations in scope outside it.</summary>
+/// <summary>An open element: its name as parsed from its record, and the number of declarations in scope outside it.</summary>
 internal struct ElementScope
 {
-    public int Record;
     public int OuterNamespaceCount;
     public NameRef Prefix;
     public NameRef LocalName;

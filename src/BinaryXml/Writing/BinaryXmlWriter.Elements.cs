@@ -219,7 +219,7 @@ public sealed partial class BinaryXmlWriter
         if (_depth == 0) ThrowHelper.ThrowInvalidOperation("WriteEndElement cannot be called at depth 0.");
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         FlushBase64();
-        if (_writeState == WriteState.Element && _nsMgr.HasDeclarationsInScope) _nsMgr.DeclareNamespaces(this);
+        if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
         WriteEndElementNode();
         ExitScope();
         _writeState = WriteState.Content;
@@ -276,7 +276,7 @@ public sealed partial class BinaryXmlWriter
 
     private void AutoComplete(WriteState writeState)
     {
-        if (_writeState == WriteState.Element && _nsMgr.HasDeclarationsInScope) _nsMgr.DeclareNamespaces(this);
+        if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
         _writeState = writeState;
     }
 

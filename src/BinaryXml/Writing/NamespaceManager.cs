@@ -75,7 +75,7 @@ public sealed partial class BinaryXmlWriter
         public void EnterScope() => _depth++;
 
         /// <summary>Whether a declaration was made on the current element (its xmlns records are still to write).</summary>
-        public bool HasDeclarationsInScope
+        private bool HasDeclarationsInScope
         {
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             get => _count > 0 && _ns[_count - 1].Depth == _depth;
@@ -111,7 +111,14 @@ public sealed partial class BinaryXmlWriter
         }
 
         /// <summary>Writes an xmlns record for every declaration made on the current element, in declaration order.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void DeclareNamespaces(BinaryXmlWriter writer)
+        {
+            // Most elements declare nothing.
+            if (HasDeclarationsInScope) WriteDeclarations(writer);
+        }
+
+        private void WriteDeclarations(BinaryXmlWriter writer)
         {
             int i = _count;
             while (i > 0 && _ns[i - 1].Depth == _depth) i--;

@@ -61,9 +61,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // The names of the open elements by depth: the current element's, and its EndElement's (atomized once).
     private ElementName[] _openElements = new ElementName[8];
 
-    private string CurrentPrefix => _nameDepth < 0 ? "" : _openElements[_nameDepth].Prefix;
-    private string CurrentLocalName => _nameDepth < 0 ? "" : _openElements[_nameDepth].LocalName;
-    private string CurrentNamespace => _nameDepth < 0 ? "" : _openElements[_nameDepth].Namespace;
+    private static readonly ElementName s_noName = ("", "", "", null, null);
+
+    /// <summary>The current node's names: its element's for an element or end element, empty for other nodes.</summary>
+    private ref readonly ElementName CurrentName => ref _nameDepth < 0 ? ref s_noName : ref _openElements[_nameDepth];
+
+    private string CurrentPrefix => CurrentName.Prefix;
+    private string CurrentLocalName => CurrentName.LocalName;
+    private string CurrentNamespace => CurrentName.Namespace;
 
     /// <summary>The nodes of the current Array record after its first element: text, end, element per item.</summary>
     private int ArrayNodes => 3 * _arrayCount - 1;
@@ -369,14 +374,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool TryGetLocalNameAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? localName)
     {
-        localName = _attributeIndex < 0 ? (_nameDepth < 0 ? null : _openElements[_nameDepth].Local) : _onAttributeValue ? null : _attributes[_attributeIndex].LocalDictionary;
+        localName = _attributeIndex < 0 ? CurrentName.Local : _onAttributeValue ? null : _attributes[_attributeIndex].LocalDictionary;
         return localName is not null;
     }
 
     /// <inheritdoc/>
     public override bool TryGetNamespaceUriAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? namespaceUri)
     {
-        namespaceUri = _attributeIndex < 0 ? (_nameDepth < 0 ? null : _openElements[_nameDepth].Ns) : _onAttributeValue ? null : _attributes[_attributeIndex].NamespaceDictionary;
+        namespaceUri = _attributeIndex < 0 ? CurrentName.Ns : _onAttributeValue ? null : _attributes[_attributeIndex].NamespaceDictionary;
         return namespaceUri is not null;
     }
 
