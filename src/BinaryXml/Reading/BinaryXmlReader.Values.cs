@@ -121,15 +121,18 @@ public ref partial struct BinaryXmlReader
                 case BinaryXmlTokenType.NamespaceDeclaration:
                     return GetName(_s._nsValue);
                 case BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement or BinaryXmlTokenType.ArrayData:
-                    return TryResolvePrefix(NameBytes(_s._prefix), out NameRef ns) ? GetName(ns) : default;
+                    return GetName(ElementNamespace);
                 case BinaryXmlTokenType.Attribute:
                     if (_s._prefix.Kind == NameKind.None) return default;
-                    return TryResolvePrefix(NameBytes(_s._prefix), out ns) ? GetName(ns) : default;
+                    return TryResolvePrefix(NameBytes(_s._prefix), out NameRef ns) ? GetName(ns) : default;
                 default:
                     return default;
             }
         }
     }
+
+    /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
+    internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
 
     /// <summary>Looks up the namespace bound to a prefix in the current scope (the empty prefix and "xml" are always bound).</summary>
     public readonly bool TryLookupNamespace(ReadOnlySpan<byte> prefixUtf8, out BinaryXmlName ns)

@@ -341,7 +341,9 @@ public ref partial struct BinaryXmlReader
         p = ScanAttributes(p);
         if (p - attributesStart > s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
-        if (s._attrCount != 0 || s._requireBoundPrefixes) ValidateStartTag(start, prefix);
+        ref ElementScope element = ref s._scopes![s._depth - 1];
+        if (s._attrCount != 0) ValidateStartTag(start, ref element);
+        else element.Namespace = ResolveElementNamespace(start, prefix);
         s._pos = p;
         s._prefix = prefix;
         s._localName = local;
@@ -486,7 +488,7 @@ public ref partial struct BinaryXmlReader
     /// Checks a start tag once all its attribute records are known: namespace declarations are well formed and
     /// unique, every prefix used is bound, and no two attributes share a local name and namespace.
     /// </summary>
-    private readonly void ValidateStartTag(int elementStart, NameRef elementPrefix)
+    private readonly void ValidateStartTag(int elementStart, ref ElementScope element)
     {
         ReaderState s = _s;
         int firstNs = s._scopes![s._depth - 1].OuterNamespaceCount;
@@ -506,7 +508,7 @@ public ref partial struct BinaryXmlReader
                     Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (s._requireBoundPrefixes && !TryResolvePrefix(NameBytes(elementPrefix), out _)) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(elementPrefix)), elementStart);
+        element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
@@ -533,6 +535,14 @@ public ref partial struct BinaryXmlReader
                 if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", record);
             }
         }
+    }
+
+    /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
+    private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
+    {
+        if (TryResolvePrefix(NameBytes(prefix), out NameRef ns)) return ns;
+        if (_s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(prefix)), elementStart);
+        return default;
     }
 
     /// <summary>

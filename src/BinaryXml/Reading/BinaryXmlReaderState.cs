@@ -157,12 +157,16 @@ internal struct LetterBinding
     public NameRef Namespace;
 }
 
-/// <summary>An open element: its name as parsed from its record, and the number of declarations in scope outside it.</summary>
+/// <summary>
+/// An open element: its name as parsed from its record, its namespace (resolved once, when its start tag is read),
+/// and the number of declarations in scope outside it.
+/// </summary>
 internal struct ElementScope
 {
     public int OuterNamespaceCount;
     public NameRef Prefix;
     public NameRef LocalName;
+    public NameRef Namespace;
 }
 
 /// <summary>A namespace declaration in scope: its xmlns record and the prefix and namespace parsed from it.</summary>

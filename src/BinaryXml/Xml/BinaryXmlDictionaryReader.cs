@@ -158,6 +158,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         _state = new BinaryXmlReader(Data, dictionary, session, _options).CurrentState;
         _readState = ReadState.Initial;
+        // Namespace atoms are found by their place in the input: valid for one document.
+        Array.Clear(_namespaceAtoms);
         // The name table (and its atomized names) is kept for the next document, as .NET does, until it holds more
         // than the quota or 64K characters: a reused reader does not allocate a table per message, and a peer
         // sending new names in every message cannot grow it without bound.
@@ -692,9 +694,46 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         BinaryXmlName local = r.LocalName;
         names.LocalName = Atomize(local);
         names.Local = local.DictionaryString;
+        names.Namespace = AtomizeElementNamespace(ref r, out names.Ns);
+    }
+
+    /// <summary>
+    /// Atomizes the current element's namespace. Most elements of a document share a few namespace declarations: the
+    /// atom of each declaration's namespace is kept by where that namespace is in the input (its offset, or its
+    /// dictionary id), for this document only.
+    /// </summary>
+    private string AtomizeElementNamespace(ref BinaryXmlReader r, out XmlDictionaryString? dictionaryString)
+    {
+        NameRef where = r.ElementNamespace;
+        if (where.Kind == NameKind.None)
+        {
+            dictionaryString = null;
+            return "";
+        }
+        int key = where.Kind == NameKind.Dictionary ? where.Id : where.Offset;
+        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
+        if (slot.Kind == where.Kind && slot.Key == key && slot.Atom is not null)
+        {
+            dictionaryString = slot.DictionaryString;
+            return slot.Atom;
+        }
         BinaryXmlName ns = r.NamespaceUri;
-        names.Namespace = Atomize(ns);
-        names.Ns = ns.DictionaryString;
+        dictionaryString = ns.DictionaryString;
+        string atom = Atomize(ns);
+        slot = new NamespaceAtom { Kind = where.Kind, Key = key, Atom = atom, DictionaryString = dictionaryString };
+        return atom;
+    }
+
+    private const int NamespaceAtoms = 8;
+    private readonly NamespaceAtom[] _namespaceAtoms = new NamespaceAtom[NamespaceAtoms];
+
+    /// <summary>An atomized namespace and where it was in the current document.</summary>
+    private struct NamespaceAtom
+    {
+        public NameKind Kind;
+        public int Key;
+        public string? Atom;
+        public XmlDictionaryString? DictionaryString;
     }
 
     /// <summary>Moves to a node without names (text, comment, none).</summary>
