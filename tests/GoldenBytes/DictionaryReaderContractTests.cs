@@ -311,4 +311,92 @@ public sealed class DictionaryReaderContractTests
             using (reader) Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)), name);
         }
     }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void MoveToContent_passes_over_whitespace_text_and_comments(string factory)
+    {
+        // The binary reader reports whitespace as Text; .NET's binary reader still treats it as non-content here.
+        byte[] data = Doc("StartElement(null, \"r\", null); Whitespace(\" \\n\"); Comment(\"c\"); String(\"\"); StartElement(null, \"a\", null); String(\"x\"); EndElement(); "
+            + "StartElement(null, \"b\", null); Base64(hex:); EndElement(); EndElement()");
+        using XmlDictionaryReader r = Create(factory, data);
+        r.Read();
+        r.Read();
+        Assert.Equal(XmlNodeType.Text, r.NodeType);
+        Assert.Equal(XmlNodeType.Element, r.MoveToContent());
+        Assert.Equal("a", r.LocalName);
+        r.Read();
+        Assert.Equal(XmlNodeType.Text, r.MoveToContent());
+        Assert.Equal("x", r.Value);
+        r.Read();
+        r.Read();
+        Assert.Equal("b", r.LocalName);
+        r.Read();
+        // An empty Bytes record is text whose value is empty: passed over, to b's end tag.
+        Assert.Equal(XmlNodeType.EndElement, r.MoveToContent());
+        Assert.Equal("b", r.LocalName);
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void An_attribute_value_node_has_the_attribute_names_and_is_content_unless_whitespace(string factory)
+    {
+        byte[] data = Doc("StartElement(\"p\", \"r\", \"urn:p\"); AttributeString(\"p\", \"a\", \"urn:p\", \"v\"); AttributeString(null, \"w\", null, \" \"); String(\"t\"); EndElement()");
+        using XmlDictionaryReader r = Create(factory, data);
+        r.Read();
+        Assert.True(r.MoveToAttribute("a", "urn:p"));
+        Assert.True(r.ReadAttributeValue());
+        Assert.Equal((XmlNodeType.Text, "p", "a", "urn:p", 2), (r.NodeType, r.Prefix, r.LocalName, r.NamespaceURI, r.Depth));
+        Assert.Equal(XmlNodeType.Text, r.MoveToContent());
+        Assert.Equal("v", r.Value);
+        Assert.True(r.MoveToAttribute("w"));
+        Assert.True(r.ReadAttributeValue());
+        Assert.Equal(" ", r.Value);
+        // A whitespace value is passed over: the element's content is next.
+        Assert.Equal(XmlNodeType.Text, r.MoveToContent());
+        Assert.Equal((1, "t"), (r.Depth, r.Value));
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Name_tests_compare_a_default_namespace_declaration_by_its_empty_prefix(string factory)
+    {
+        byte[] data = Doc("StartElement(null, \"r\", \"urn:d\"); Xmlns(\"q\", \"urn:q\"); EndElement()");
+        using XmlDictionaryReader r = Create(factory, data);
+        var names = new XmlDictionary();
+        XmlDictionaryString xmlns = names.Add("xmlns"), empty = names.Add(""), q = names.Add("q"), xmlnsNamespace = names.Add("http://www.w3.org/2000/xmlns/");
+        r.Read();
+        Assert.True(r.MoveToAttribute("xmlns"));
+        // LocalName says "xmlns", but .NET's binary reader tests the declaration's (empty) prefix.
+        Assert.Equal("xmlns", r.LocalName);
+        Assert.False(r.IsLocalName(xmlns));
+        Assert.True(r.IsLocalName(empty));
+        Assert.Equal(1, r.IndexOfLocalName([xmlns, empty], xmlnsNamespace));
+        Assert.True(r.MoveToAttribute("xmlns:q"));
+        Assert.True(r.IsLocalName(q));
+        Assert.Equal(1, r.IndexOfLocalName([xmlns, q], xmlnsNamespace));
+        Assert.True(r.IsNamespaceUri(xmlnsNamespace));
+    }
+
+    [Fact]
+    public void MoveToContent_on_a_namespace_declarations_value_goes_by_the_value_where_in_box_goes_by_history()
+    {
+        // .NET's reader passes over the value of an xmlns attribute as if it were whitespace, unless Value was read on
+        // it first (then the value decides, and a namespace is never whitespace). Ours always goes by the value.
+        byte[] data = Doc("StartElement(\"p\", \"r\", \"urn:p\"); String(\"t\"); EndElement()");
+        foreach (bool readValueFirst in new[] { false, true })
+        {
+            foreach (string factory in new[] { "in-box", "BinaryXml" })
+            {
+                using XmlDictionaryReader r = Create(factory, data);
+                r.Read();
+                r.MoveToAttribute("xmlns:p");
+                r.ReadAttributeValue();
+                if (readValueFirst) Assert.Equal("urn:p", r.Value);
+                XmlNodeType type = r.MoveToContent();
+                bool stays = factory == "BinaryXml" || readValueFirst;
+                Assert.Equal(stays ? (XmlNodeType.Text, 2, "urn:p") : (XmlNodeType.Text, 1, "t"), (type, r.Depth, r.Value));
+            }
+        }
+    }
 }

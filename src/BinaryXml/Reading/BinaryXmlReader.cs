@@ -209,19 +209,37 @@ public ref partial struct BinaryXmlReader
     {
         switch ((RecordType)_s._valueType)
         {
-            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
-                if (_data.Slice(_s._valueStart, _s._valueLength).IndexOfAnyExcept(" \t\r\n"u8) >= 0) Fail("Text other than whitespace appears outside the root element", start);
-                break;
-            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
-                ReadOnlySpan<byte> u = _data.Slice(_s._valueStart, _s._valueLength);
-                for (int i = 0; i < u.Length; i += 2)
-                {
-                    if (u[i + 1] != 0 || u[i] is not ((byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')) Fail("Text other than whitespace appears outside the root element", start);
-                }
+            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text
+                or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                if (!IsWhitespaceText(_s._valueType, _data.Slice(_s._valueStart, _s._valueLength))) Fail("Text other than whitespace appears outside the root element", start);
                 break;
             case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text:
                 if (_s._valueLength > 0) Fail("Binary text appears outside the root element", start);
                 break;
+        }
+    }
+
+    /// <summary>
+    /// Whether a text record's value (<paramref name="valueType"/> in its even form, <paramref name="payload"/> its
+    /// bytes) is XML whitespace only (space, tab, CR, LF) or empty: character records of such characters, empty text,
+    /// empty bytes. Typed records never are; dictionary text is not resolved here (false).
+    /// </summary>
+    internal static bool IsWhitespaceText(byte valueType, ReadOnlySpan<byte> payload)
+    {
+        switch ((RecordType)valueType)
+        {
+            case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
+                return payload.IndexOfAnyExcept(" \t\r\n"u8) < 0;
+            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                for (int i = 0; i + 1 < payload.Length; i += 2)
+                {
+                    if (payload[i + 1] != 0 || payload[i] is not ((byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')) return false;
+                }
+                return true;
+            case RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text or RecordType.EmptyText:
+                return payload.IsEmpty;
+            default:
+                return false;
         }
     }
 

@@ -220,13 +220,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override int Depth => _attributeIndex < 0 ? _depth : _depth + (_onAttributeValue ? 2 : 1);
 
     /// <inheritdoc/>
-    public override string Prefix => _attributeIndex < 0 ? CurrentPrefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix;
+    public override string Prefix => _attributeIndex < 0 ? CurrentPrefix : _attributes[_attributeIndex].Prefix;
 
     /// <inheritdoc/>
-    public override string LocalName => _attributeIndex < 0 ? CurrentLocalName : _onAttributeValue ? "" : _attributes[_attributeIndex].LocalName;
+    public override string LocalName => _attributeIndex < 0 ? CurrentLocalName : _attributes[_attributeIndex].LocalName;
 
     /// <inheritdoc/>
-    public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
+    public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
     public override string Value => _attributeIndex < 0 ? _value ??= ValueReader().GetString() : AttributeValue(_attributes[_attributeIndex]);
@@ -376,14 +376,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool TryGetLocalNameAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? localName)
     {
-        localName = _attributeIndex < 0 ? CurrentName.Local : _onAttributeValue ? null : _attributes[_attributeIndex].LocalDictionary;
+        localName = _attributeIndex < 0 ? CurrentName.Local : _attributes[_attributeIndex].LocalDictionary;
         return localName is not null;
     }
 
     /// <inheritdoc/>
     public override bool TryGetNamespaceUriAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? namespaceUri)
     {
-        namespaceUri = _attributeIndex < 0 ? CurrentName.Ns : _onAttributeValue ? null : _attributes[_attributeIndex].NamespaceDictionary;
+        namespaceUri = _attributeIndex < 0 ? CurrentName.Ns : _attributes[_attributeIndex].NamespaceDictionary;
         return namespaceUri is not null;
     }
 
@@ -833,6 +833,101 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private void ThrowStringQuota()
         => throw new BinaryXmlException($"The maximum string content length quota ({_quotas.MaxStringContentLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+
+    // ---- Name tests (what DataContractSerializer asks of every element) ---------------------------------------
+    // The base class answers them through virtual NodeType, LocalName and NamespaceURI calls; these answer from the
+    // current element's names directly, with the same results.
+
+    /// <summary>
+    /// Moves to the next content node as .NET's binary reader does: from an attribute to its element, and past
+    /// comments and text that is only whitespace (the binary reader reports whitespace as Text, which
+    /// <see cref="XmlReader.MoveToContent"/> would stop at).
+    /// </summary>
+    public override XmlNodeType MoveToContent()
+    {
+        do
+        {
+            // An attribute's value is a text node: content unless it is whitespace, as other text.
+            if (_onAttributeValue)
+            {
+                if (!IsXmlWhitespace(AttributeValue(_attributes[_attributeIndex]))) break;
+                continue;
+            }
+            if (_attributeIndex >= 0)
+            {
+                MoveToElement();
+                break;
+            }
+            if (_nodeType is XmlNodeType.Element or XmlNodeType.EndElement) break;
+            if (_nodeType == XmlNodeType.Text && !IsWhitespaceTextNode()) break;
+        }
+        while (Read());
+        return NodeType;
+    }
+
+    private static bool IsXmlWhitespace(string value) => value.AsSpan().IndexOfAnyExcept(" \t\r\n") < 0;
+
+    /// <summary>Whether the current text node's value is whitespace only, or empty (without decoding it when it is not yet).</summary>
+    private bool IsWhitespaceTextNode()
+        => _value is not null
+            ? IsXmlWhitespace(_value)
+            : BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
+
+    /// <inheritdoc/>
+    public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
+        => MoveToContent() == XmlNodeType.Element && localName is not null && namespaceUri is not null
+            && NameEquals(CurrentLocalName, CurrentName.Local, localName) && NameEquals(CurrentNamespace, CurrentName.Ns, namespaceUri);
+
+    /// <inheritdoc/>
+    public override bool IsLocalName(XmlDictionaryString localName)
+    {
+        ArgumentNullException.ThrowIfNull(localName);
+        return NameEquals(TestedLocalName(out XmlDictionaryString? dictionary), dictionary, localName);
+    }
+
+    /// <inheritdoc/>
+    public override bool IsNamespaceUri(XmlDictionaryString namespaceUri)
+    {
+        ArgumentNullException.ThrowIfNull(namespaceUri);
+        return _attributeIndex < 0 ? NameEquals(CurrentNamespace, CurrentName.Ns, namespaceUri) : base.IsNamespaceUri(namespaceUri);
+    }
+
+    /// <inheritdoc/>
+    public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
+    {
+        ArgumentNullException.ThrowIfNull(localNames);
+        ArgumentNullException.ThrowIfNull(namespaceUri);
+        if (!IsNamespaceUri(namespaceUri)) return -1;
+        string local = TestedLocalName(out XmlDictionaryString? dictionary);
+        for (int i = 0; i < localNames.Length; i++)
+        {
+            XmlDictionaryString candidate = localNames[i] ?? throw new ArgumentNullException($"localNames[{i}]");
+            if (NameEquals(local, dictionary, candidate)) return i;
+        }
+        return -1;
+    }
+
+    /// <summary>
+    /// The local name that <see cref="IsLocalName(XmlDictionaryString)"/> and <see cref="IndexOfLocalName(XmlDictionaryString[], XmlDictionaryString)"/>
+    /// compare: <see cref="LocalName"/>, except on a default namespace declaration (<c>xmlns="…"</c>, or its value),
+    /// which .NET's binary reader compares by its empty prefix although its LocalName is "xmlns" (pinned by
+    /// DictionaryReaderProperties).
+    /// </summary>
+    private string TestedLocalName(out XmlDictionaryString? dictionary)
+    {
+        if (_attributeIndex < 0)
+        {
+            dictionary = CurrentName.Local;
+            return CurrentLocalName;
+        }
+        Attr a = _attributes[_attributeIndex];
+        dictionary = a.LocalDictionary;
+        return a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace) ? "" : a.LocalName;
+    }
+
+    /// <summary>A name of the current node against a dictionary string: by identity when both are the same dictionary string, else by value.</summary>
+    private static bool NameEquals(string name, XmlDictionaryString? nameDictionary, XmlDictionaryString value)
+        => ReferenceEquals(nameDictionary, value) || name == value.Value;
 
     /// <inheritdoc/>
     public override string ReadElementContentAsString()
