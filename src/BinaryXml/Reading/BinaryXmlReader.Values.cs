@@ -170,11 +170,14 @@ public ref partial struct BinaryXmlReader
     /// <summary>Where the current token's value is: enough to read a typed value again later (see the constructor taking it).</summary>
     internal readonly ValueLocation CurrentValue => new(_s._tokenType, _s._valueType, _s._valueStart, _s._valueLength);
 
-    /// <summary>A reader on one typed value of <paramref name="data"/>, for its typed getters only.</summary>
-    internal BinaryXmlReader(ReadOnlySpan<byte> data, ValueLocation value)
+    /// <summary>
+    /// A reader on one typed value of <paramref name="data"/>, for its typed getters only, using <paramref name="scratch"/>
+    /// (a state the caller keeps for this) to hold the value's token.
+    /// </summary>
+    internal BinaryXmlReader(ReadOnlySpan<byte> data, ValueLocation value, ReaderState scratch)
     {
         _data = data;
-        _s = ReaderState.ForValue();
+        _s = scratch;
         _s._tokenType = value.TokenType;
         _s._valueType = value.ValueType;
         _s._valueStart = value.Start;

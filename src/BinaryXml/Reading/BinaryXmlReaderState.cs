@@ -30,9 +30,6 @@ internal sealed class ReaderState
     [ThreadStatic]
     private static ReaderState? t_cached;
 
-    [ThreadStatic]
-    private static ReaderState? t_valueScratch;
-
     internal IXmlDictionary? _dictionary;
     internal XmlBinaryReaderSession? _session;
     internal int _maxDepth;
@@ -111,12 +108,6 @@ internal sealed class ReaderState
             array = null;
         }
     }
-
-    /// <summary>
-    /// A state for reading one value again, reused on this thread: the caller sets the token fields, the only ones
-    /// the value getters read.
-    /// </summary>
-    public static ReaderState ForValue() => t_valueScratch ??= new ReaderState();
 
     /// <summary>Resets every field but the scratch arrays.</summary>
     private void Clear()

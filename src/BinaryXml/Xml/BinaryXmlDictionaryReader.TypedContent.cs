@@ -17,7 +17,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>The typed record of the current attribute, or of the current text node when it closes its element.</summary>
     private RecordType CurrentAtomic => _attributeIndex >= 0 ? _attributes[_attributeIndex].Atomic : _nodeType == XmlNodeType.Text ? _atomic : 0;
 
-    private BinaryXmlReader ValueReader() => new(Data, _attributeIndex >= 0 ? _attributes[_attributeIndex].AtomicValue : _valueLocation);
+    private BinaryXmlReader ValueReader() => ValueReader(_attributeIndex >= 0 ? _attributes[_attributeIndex].AtomicValue : _valueLocation);
 
     private static bool IsInt32Record(RecordType type) => type is RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text;
 
@@ -239,7 +239,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         value = default!;
         if (!TryPeekAtomicContent(out RecordType record, out ValueLocation at) || !accepts(record)) return false;
-        var reader = new BinaryXmlReader(Data, at);
+        BinaryXmlReader reader = ValueReader(at);
         if (!tryGet(ref reader, out value)) return false;
         SkipElementContent();
         return true;

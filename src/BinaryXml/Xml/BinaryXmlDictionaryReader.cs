@@ -91,7 +91,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>An attribute's value, decoded from the input the first time it is asked for.</summary>
-    private string AttributeValue(Attr a) => a.Value ??= new BinaryXmlReader(Data, a.AtomicValue).GetString();
+    private string AttributeValue(Attr a) => a.Value ??= ValueReader(a.AtomicValue).GetString();
+
+    /// <summary>A reader on a value read before (its token held in this reader's own value state).</summary>
+    private BinaryXmlReader ValueReader(ValueLocation value) => new(Data, value, _valueState ??= new ReaderState());
+
+    private ReaderState? _valueState;
 
     private BinaryXmlDictionaryReader()
     {
