@@ -217,4 +217,56 @@ public sealed class ReaderValidationTests
         Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 B6 02 00 D8 01")));
         Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 B6 04 00 DC 00 D8 01")));
     }
+
+    [Fact]
+    public void Utf8_of_names_and_text_is_checked_at_every_length_and_position()
+    {
+        // Short names and values are tested for a high bit 8 bytes at a time before the full validation: every length up
+        // to 20, with an invalid byte (0xFF), a valid two-byte character or nothing at each position, followed by many
+        // bytes or by the end of the input.
+        foreach (bool padded in new[] { false, true })
+        {
+            for (int length = 1; length <= 20; length++)
+            {
+                for (int at = -1; at < length; at++)
+                {
+                    foreach (bool valid in new[] { false, true })
+                    {
+                        if (at == length - 1 && valid) continue; // no room for a two-byte character
+                        byte[] text = Enumerable.Repeat((byte)'a', length).ToArray();
+                        if (at >= 0 && valid) { text[at] = 0xC3; text[at + 1] = 0xA9; }
+                        else if (at >= 0) text[at] = 0xFF;
+                        bool expectValid = at < 0 || valid;
+                        string expected = System.Text.Encoding.UTF8.GetString(text);
+                        // <name/> with the bytes as the name, then <a>bytes</a> with them as the text.
+                        byte[] tail = padded ? [0x98, 30, .. Enumerable.Repeat((byte)'z', 30), 0x01] : [0x01];
+                        byte[] asName = [0x40, 0x01, (byte)'r', 0x40, (byte)length, .. text, 0x01, .. tail];
+                        byte[] asText = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x99, (byte)length, .. text, .. tail];
+                        foreach ((byte[] doc, bool isName) in new[] { (asName, true), (asText, false) })
+                        {
+                            string what = $"{(isName ? "name" : "text")} of {length} bytes, {(at < 0 ? "ASCII" : valid ? "é" : "0xFF")} at {at}, {(padded ? "padded" : "at the end")}";
+                            if (!expectValid)
+                            {
+                                Assert.Throws<BinaryXmlException>(() => ReadAll(doc));
+                                continue;
+                            }
+                            var r = new BinaryXmlReader(doc);
+                            try
+                            {
+                                r.Read();
+                                r.Read();
+                                if (!isName) r.Read();
+                                Assert.True(expected == (isName ? r.LocalName.ToString() : r.GetString()), what);
+                                while (r.Read()) { }
+                            }
+                            finally
+                            {
+                                r.Dispose();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

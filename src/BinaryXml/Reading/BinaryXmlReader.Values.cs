@@ -72,7 +72,7 @@ public ref partial struct BinaryXmlReader
         switch ((RecordType)(type & 0xFE))
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
-                if (!Utf8.IsValid(payload)) Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), p);
+                if (!IsValidUtf8(_data, p, length)) Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), p);
                 CheckStringQuota(payload, utf16: false, start);
                 break;
             case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
@@ -84,6 +84,26 @@ public ref partial struct BinaryXmlReader
                 if (length > _s._maxArrayLength) Fail("{0} holds {1} bytes, more than the MaxArrayLength quota ({2})", RecordTypes.GetName(type), length, _s._maxArrayLength, start);
                 break;
         }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are well-formed
+    /// UTF-8. Names and short values are mostly ASCII: up to 16 bytes are first tested for a high bit 8 at a time
+    /// (reading the words past them is safe while 16 bytes remain), then anything else is fully validated.
+    /// </summary>
+    private static bool IsValidUtf8(ReadOnlySpan<byte> data, int start, int length)
+    {
+        if (length <= 16 && data.Length - start >= 16)
+        {
+            ReadOnlySpan<byte> words = data.Slice(start, 16);
+            ulong first = BinaryPrimitives.ReadUInt64LittleEndian(words);
+            ulong second = BinaryPrimitives.ReadUInt64LittleEndian(words[8..]);
+            // The first `length` bytes only (a shift by 64 would not clear the word, hence the whole-word cases).
+            ulong firstMask = length >= 8 ? ulong.MaxValue : (1UL << (length * 8)) - 1;
+            ulong secondMask = length <= 8 ? 0 : length == 16 ? ulong.MaxValue : (1UL << ((length - 8) * 8)) - 1;
+            if ((((first & firstMask) | (second & secondMask)) & 0x8080808080808080UL) == 0) return true;
+        }
+        return Utf8.IsValid(data.Slice(start, length));
     }
 
     private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text;
-using System.Text.Unicode;
 using System.Xml;
 
 namespace BinaryXml;
@@ -789,8 +788,7 @@ public ref partial struct BinaryXmlReader
             if (status == OperationStatus.NeedMoreData) Fail("The input ends inside the {0}'s length", what, p);
         }
         if (length > _data.Length - p - n) Fail("The {0}'s length ({1}) runs past the end of the input", what, length, p);
-        ReadOnlySpan<byte> utf8 = _data.Slice(p + n, length);
-        if (!Utf8.IsValid(utf8)) Fail("The {0} is not valid UTF-8", what, p + n);
+        if (!IsValidUtf8(_data, p + n, length)) Fail("The {0} is not valid UTF-8", what, p + n);
         next = p + n + length;
         return NameRef.Inline(p + n, length);
     }
