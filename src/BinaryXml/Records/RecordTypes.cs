@@ -51,7 +51,18 @@ public static class RecordTypes
     /// reader: int for Zero/One/Int8/16/32, long, ulong, float, double, decimal, DateTime, TimeSpan, Guid (UuidText),
     /// UniqueId, bool for True/False/Bool, byte[] for Bytes, string for the rest. Takes the plain (even) type.
     /// </summary>
-    public static Type GetValueType(RecordType type) => type switch
+    public static Type GetValueType(RecordType type) => s_valueType[(byte)type];
+
+    private static readonly Type[] s_valueType = BuildValueTypes();
+
+    private static Type[] BuildValueTypes()
+    {
+        var types = new Type[256];
+        for (int b = 0; b < types.Length; b++) types[b] = ValueTypeOf((RecordType)b);
+        return types;
+    }
+
+    private static Type ValueTypeOf(RecordType type) => type switch
     {
         RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => typeof(int),
         RecordType.Int64Text => typeof(long),
