@@ -151,6 +151,9 @@ public ref partial struct BinaryXmlReader
         }
     }
 
+    /// <summary>Whether the current token has a prefix (an element's, an attribute's, or the one a namespace declaration declares).</summary>
+    internal readonly bool HasPrefix => _s._prefix.Kind != NameKind.None;
+
     /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
     internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
 

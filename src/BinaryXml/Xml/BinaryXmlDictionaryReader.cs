@@ -588,12 +588,22 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 a.Atomic = 0;
                 continue;
             }
-            a.Prefix = Atomize(r.Prefix);
-            a.LocalName = Atomize(r.LocalName);
-            a.LocalDictionary = r.LocalName.DictionaryString;
-            BinaryXmlName uri = r.NamespaceUri;
-            a.Namespace = Atomize(uri);
-            a.NamespaceDictionary = uri.DictionaryString;
+            BinaryXmlName local = r.LocalName;
+            a.LocalName = Atomize(local);
+            a.LocalDictionary = local.DictionaryString;
+            if (r.HasPrefix)
+            {
+                a.Prefix = Atomize(r.Prefix);
+                BinaryXmlName uri = r.NamespaceUri;
+                a.Namespace = Atomize(uri);
+                a.NamespaceDictionary = uri.DictionaryString;
+            }
+            else
+            {
+                // An attribute without a prefix has no namespace.
+                a.Prefix = a.Namespace = "";
+                a.NamespaceDictionary = null;
+            }
             a.ValueDictionary = null;
             a.Atomic = IsAtomicType(r.ValueType) ? r.ValueType : 0;
             if (a.Atomic != 0) a.AtomicValue = r.CurrentValue;
