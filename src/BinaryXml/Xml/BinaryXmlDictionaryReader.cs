@@ -408,7 +408,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_c14n is not null) CanonicalizeNode();
         _attributeIndex = -1;
         _onAttributeValue = false;
-        if (_nodeType == XmlNodeType.EndElement) PopXmlScope(_depth);
+        if (_nodeType == XmlNodeType.EndElement && _xmlScopes.Count > 0) PopXmlScope(_depth);
         _readState = ReadState.Interactive;
         _valueDictionary = null;
         _atomic = 0;
@@ -705,7 +705,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
-        names.Prefix = Atomize(r.Prefix);
+        names.Prefix = r.HasPrefix ? Atomize(r.Prefix) : "";
         BinaryXmlName local = r.LocalName;
         names.LocalName = Atomize(local);
         names.Local = local.DictionaryString;
