@@ -310,6 +310,42 @@ public sealed class DictionaryReaderContractTests
         {
             using (reader) Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)), name);
         }
+        // One reader given each input in turn (longer, shorter, segmented, in place, after a close): the same nodes.
+        byte[] longer = Doc("StartElement(null, \"r\", null); String(\"x\"*3000); ElementString(null, \"s\", null, \"text\"); EndElement()");
+        List<string> expectedLonger = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(longer, 0, longer.Length, null, XmlDictionaryReaderQuotas.Max), exactNodeTypes: true);
+        var longFirst = new Segment(longer.AsMemory(0, 100), null);
+        var longLast = new Segment(longer.AsMemory(100), longFirst);
+        var sequences = new (string Name, System.Buffers.ReadOnlySequence<byte> Input, List<string> Expected, bool CloseAfter)[]
+        {
+            ("three segments", new System.Buffers.ReadOnlySequence<byte>(first, 0, last, data.Length - 6), expected, false),
+            ("two longer segments", new System.Buffers.ReadOnlySequence<byte>(longFirst, 0, longLast, longLast.Memory.Length), expectedLonger, false),
+            ("three segments again", new System.Buffers.ReadOnlySequence<byte>(first, 0, last, data.Length - 6), expected, true),
+            ("single segment after close", new System.Buffers.ReadOnlySequence<byte>(padded, 1, data.Length), expected, false),
+            ("two longer segments last", new System.Buffers.ReadOnlySequence<byte>(longFirst, 0, longLast, longLast.Memory.Length), expectedLonger, true),
+        };
+        var reused = BinaryXmlDictionaryReader.Create(sequences[0].Input, null, XmlDictionaryReaderQuotas.Max);
+        foreach ((string name, System.Buffers.ReadOnlySequence<byte> input, List<string> expectedNodes, bool closeAfter) in sequences)
+        {
+            reused.SetInput(input, null, XmlDictionaryReaderQuotas.Max, null, null);
+            Assert.True(expectedNodes.SequenceEqual(NodeStream.FromXmlReader(reused, exactNodeTypes: true)), name);
+            if (closeAfter) reused.Close();
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void A_closed_reader_has_no_node_left(string factory)
+    {
+        byte[] data = Doc("StartElement(null, \"a\", null); AttributeString(null, \"x\", null, \"1\"); String(\"text\"); EndElement()");
+        foreach (bool onAttribute in new[] { false, true })
+        {
+            XmlDictionaryReader r = Create(factory, data);
+            r.Read();
+            if (onAttribute) Assert.True(r.MoveToFirstAttribute());
+            else r.Read();
+            r.Close();
+            Assert.Equal((ReadState.Closed, XmlNodeType.None, 1, "", "", "", 0, false), (r.ReadState, r.NodeType, r.Depth, r.LocalName, r.NamespaceURI, r.Value, r.AttributeCount, r.Read()));
+        }
     }
 
     [Theory]

@@ -120,4 +120,55 @@ public sealed class LargeAndSteadyStateTests
         Assert.Equal(20 + 190, expected); // 20 "item" elements plus the values 0..19; the doubles 1.5 are not Int32s
         Assert.Equal(0, allocated);
     }
+
+    [Fact]
+    public void Drop_in_reader_reused_over_segmented_sequences_allocates_nothing()
+    {
+        // A pipe hands a message over in segments: a reused reader copies them into the buffer it keeps, and reading every
+        // node (names atomized once, values not asked for) allocates nothing after the first messages.
+        var output = new ArrayBufferWriter<byte>();
+        WriteDocument(new BinaryXmlWriter(output));
+        byte[] data = output.WrittenSpan.ToArray();
+        ReadOnlySequence<byte> sequence = Segmented(data, 3);
+        BinaryXmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(sequence, null, XmlDictionaryReaderQuotas.Max);
+        int Scan()
+        {
+            reader.SetInput(sequence, null, XmlDictionaryReaderQuotas.Max, null, null);
+            int nodes = 0;
+            while (reader.Read()) nodes++;
+            return nodes;
+        }
+        int expected = Scan();
+        int mismatches = 0;
+        long allocated = LeastAllocated(() =>
+        {
+            if (Scan() != expected) mismatches++;
+        });
+        Assert.Equal(0, mismatches);
+        Assert.True(expected > 40, $"{expected} nodes");
+        Assert.Equal(0, allocated);
+        // Closing returns the buffer; the reader can be given input again.
+        reader.Close();
+        Assert.Equal(expected, Scan());
+        reader.Close();
+    }
+
+    private static ReadOnlySequence<byte> Segmented(byte[] data, int parts)
+    {
+        int size = (data.Length + parts - 1) / parts;
+        Segment first = new(data.AsMemory(0, size), null), last = first;
+        for (int start = size; start < data.Length; start += size) last = new Segment(data.AsMemory(start, Math.Min(size, data.Length - start)), last);
+        return new ReadOnlySequence<byte>(first, 0, last, last.Memory.Length);
+    }
+
+    private sealed class Segment : ReadOnlySequenceSegment<byte>
+    {
+        public Segment(ReadOnlyMemory<byte> memory, Segment? previous)
+        {
+            Memory = memory;
+            if (previous is null) return;
+            RunningIndex = previous.RunningIndex + previous.Memory.Length;
+            previous.Next = this;
+        }
+    }
 }

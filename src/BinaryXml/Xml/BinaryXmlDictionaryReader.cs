@@ -131,7 +131,41 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// it is backed by an array), several segments are copied once into one array.
     /// </summary>
     public static BinaryXmlDictionaryReader Create(in ReadOnlySequence<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
-        => data.IsSingleSegment ? Create(data.First, dictionary, quotas, session) : Create(data.ToArray(), 0, checked((int)data.Length), dictionary, quotas, session);
+    {
+        var reader = new BinaryXmlDictionaryReader();
+        reader.SetInput(data, dictionary, quotas, session, null);
+        return reader;
+    }
+
+    /// <summary>
+    /// Reuses the reader for a document held in a sequence, such as a pipe's buffered message: a single array-backed
+    /// segment is read in place; several segments are copied into a buffer the reader rents from
+    /// <see cref="ArrayPool{T}.Shared"/>, keeps for the next message and returns when it is closed.
+    /// </summary>
+    public void SetInput(in ReadOnlySequence<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        if (data.IsSingleSegment && System.Runtime.InteropServices.MemoryMarshal.TryGetArray(data.First, out ArraySegment<byte> segment))
+        {
+            SetInput(segment.Array!, segment.Offset, segment.Count, dictionary, quotas, session, onClose);
+            return;
+        }
+        if (data.Length > Array.MaxLength) throw new ArgumentOutOfRangeException(nameof(data), "The sequence is longer than an array can be.");
+        int length = (int)data.Length;
+        if (_ownedBuffer is null || _ownedBuffer.Length < length)
+        {
+            // The document being read may be in the old buffer: it is released with the reader's state first.
+            ReleaseState();
+            if (_ownedBuffer is not null) ArrayPool<byte>.Shared.Return(_ownedBuffer);
+            _buffer = [];
+            _offset = _count = 0;
+            _ownedBuffer = ArrayPool<byte>.Shared.Rent(length);
+        }
+        data.CopyTo(_ownedBuffer);
+        SetInput(_ownedBuffer, 0, length, dictionary, quotas, session, onClose);
+    }
+
+    /// <summary>The buffer that multi-segment sequences are copied into (rented; returned on <see cref="Close"/>).</summary>
+    private byte[]? _ownedBuffer;
 
     /// <inheritdoc/>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
@@ -1343,9 +1377,25 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override void Close()
     {
         if (_readState == ReadState.Closed) return;
+        int depth = Depth;
         _readState = ReadState.Closed;
         ReleaseState();
         _arrayCount = _arrayNodesRead = 0;
+        // As .NET's reader: no node any more (no names, value or attributes), at the depth of the last one.
+        _attributeIndex = -1;
+        _onAttributeValue = false;
+        _attributeCount = 0;
+        SetNode(XmlNodeType.None, depth, "", typeof(string));
+        if (_ownedBuffer is not null)
+        {
+            if (ReferenceEquals(_buffer, _ownedBuffer))
+            {
+                _buffer = [];
+                _offset = _count = 0;
+            }
+            ArrayPool<byte>.Shared.Return(_ownedBuffer);
+            _ownedBuffer = null;
+        }
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
         onClose?.Invoke(this);
