@@ -167,12 +167,28 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         if (theirs is not null && ours is not null)
         {
             if (!theirs.SequenceEqual(ours)) Finding("differential", input, "node streams differ");
+            else if (!ContentTraceAgrees(input)) Finding("differential", input, "name tests or MoveToContent differ");
             return;
         }
         if (theirs is null && ours is null) return;
         string? leniency = Leniency.Classify(theirError, ourError);
         if (leniency is null) Finding("differential", input, $"in-box: {theirError?.Message ?? "accepted"} / ours: {ourError?.Message ?? "accepted"}");
         else _leniencies[leniency] = _leniencies.GetValueOrDefault(leniency) + 1;
+    }
+
+    /// <summary>Name tests and MoveToContent (<see cref="Targets.ContentTrace"/>) agree, where the in-box reader completes the trace.</summary>
+    private static bool ContentTraceAgrees(byte[] input)
+    {
+        List<string> theirs;
+        try
+        {
+            theirs = Targets.ContentTrace(Targets.InBoxReader(input));
+        }
+        catch (Exception e) when (e is System.Xml.XmlException or ArgumentException or InvalidOperationException or FormatException or OverflowException or InvalidCastException or IndexOutOfRangeException)
+        {
+            return true;
+        }
+        return theirs.SequenceEqual(Targets.ContentTrace(Targets.OurReader(input)));
     }
 
     private void Finding(string kind, byte[] input, string detail)

@@ -435,4 +435,80 @@ public sealed class DictionaryReaderContractTests
             }
         }
     }
+
+    public static TheoryData<string, string> TextRecordsForMoveToContent() => new()
+    {
+        { "EmptyText", "A8" }, { "empty Chars8Text", "98 00" }, { "Chars8Text space", "98 01 20" }, { "Chars8Text x", "98 01 78" },
+        { "empty Bytes8Text", "9E 00" }, { "Bytes8Text", "9E 01 AB" }, { "ZeroText", "80" }, { "TrueText", "86" }, { "Int64Text", "8E 01 00 00 00 00 00 00 00" },
+        { "DictionaryText empty", "AA 00" }, { "DictionaryText space", "AA 04" }, { "DictionaryText x", "AA 02" },
+        { "UnicodeChars8Text space", "B6 02 20 00" }, { "empty UnicodeChars8Text", "B6 00" },
+    };
+
+    [Theory]
+    [MemberData(nameof(TextRecordsForMoveToContent))]
+    public void MoveToContent_stops_at_a_text_record_unless_its_value_is_whitespace_as_in_box(string what, string record)
+    {
+        // The record as complex content (<a>R<b/></a>), as the atomic content closing its element (<a>R</a>), and after
+        // the root element (top level); compared with the in-box reader, its Value read first or not.
+        var dictionary = new XmlDictionary();
+        dictionary.Add("");
+        dictionary.Add("x");
+        dictionary.Add(" ");
+        byte[] r = Hex.Parse(record);
+        byte[] atomicRecord = [(byte)(r[0] | 1), .. r[1..]];
+        var documents = new (string Position, byte[] Bytes, int Reads)[]
+        {
+            ("complex", [0x40, 1, (byte)'a', .. r, 0x40, 1, (byte)'b', 0x01, 0x01], 2),
+            ("atomic", [0x40, 1, (byte)'a', .. atomicRecord], 2),
+            ("top level", [0x40, 1, (byte)'a', 0x01, .. r], 3),
+        };
+        foreach ((string position, byte[] bytes, int reads) in documents)
+        {
+            foreach (bool readValue in new[] { false, true })
+            {
+                string Outcome(string factory)
+                {
+                    try
+                    {
+                        using XmlDictionaryReader reader = Create(factory, bytes, dictionary);
+                        for (int i = 0; i < reads; i++) reader.Read();
+                        if (reader.NodeType != XmlNodeType.Text) return "on " + reader.NodeType;
+                        if (readValue) _ = reader.Value;
+                        return $"{reader.MoveToContent()} {reader.Depth}";
+                    }
+                    catch (XmlException)
+                    {
+                        return "rejected";
+                    }
+                }
+                Assert.True(Outcome("in-box") == Outcome("BinaryXml"), $"{what}, {position}, value {(readValue ? "read" : "not read")}: in-box {Outcome("in-box")}, ours {Outcome("BinaryXml")}");
+            }
+        }
+    }
+
+    [Fact]
+    public void MoveToContent_differs_from_in_box_where_in_box_depends_on_what_was_read()
+    {
+        // Two in-box outcomes that depend on history, not on the node: a QNameDictionaryText (never whitespace) is passed
+        // over unless its Value was read; an EmptyText is passed over, except right after a Chars record. Ours goes by
+        // the value: it stops at the QName text, and passes over the empty text.
+        var dictionary = new XmlDictionary();
+        dictionary.Add("");
+        dictionary.Add("x");
+        byte[] qname = [0x40, 1, (byte)'a', 0xBC, 0, 2, 0x40, 1, (byte)'b', 0x01, 0x01];
+        byte[] emptyAfterChars = [0x40, 1, (byte)'a', 0x98, 1, (byte)'x', 0xA8, 0x40, 1, (byte)'b', 0x01, 0x01];
+        string Outcome(string factory, byte[] bytes, int reads, bool readValue)
+        {
+            using XmlDictionaryReader reader = Create(factory, bytes, dictionary);
+            for (int i = 0; i < reads; i++) reader.Read();
+            if (readValue) _ = reader.Value;
+            return $"{reader.MoveToContent()} {reader.LocalName}";
+        }
+        Assert.Equal("Element b", Outcome("in-box", qname, 2, readValue: false));
+        Assert.Equal("Text ", Outcome("in-box", qname, 2, readValue: true));
+        Assert.Equal("Text ", Outcome("BinaryXml", qname, 2, readValue: false));
+        Assert.Equal("Text ", Outcome("BinaryXml", qname, 2, readValue: true));
+        Assert.Equal("Text ", Outcome("in-box", emptyAfterChars, 3, readValue: false));
+        Assert.Equal("Element b", Outcome("BinaryXml", emptyAfterChars, 3, readValue: false));
+    }
 }
