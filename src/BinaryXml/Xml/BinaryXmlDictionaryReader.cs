@@ -814,7 +814,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
         // Two ways per set: a name is looked for at its slot and the slot's pair; a new one takes the slot and moves
         // the slot's name to the pair (the older of the two is dropped).
-        int index = (utf8.Length * 31 + utf8[0] * 7 + utf8[^1] + utf8[utf8.Length >> 1] * 3) & (RecentNames - 1);
+        // The length and three bytes, mixed multiplicatively (the slot is the top bits): names of one document spread
+        // over the slots where a sum of the same bytes sent several to one pair of slots.
+        uint mixed = ((uint)utf8.Length * 0x9E3779B9u) ^ ((uint)(utf8[0] | utf8[^1] << 8 | utf8[utf8.Length >> 1] << 16) * 0x85EBCA6Bu);
+        int index = (int)(mixed >> (32 - RecentNameBits));
         string? recent = _recentInlineNames[index];
         if (recent is not null && Ascii.Equals(utf8, recent)) return recent;
         string? pair = _recentInlineNames[index ^ 1];
@@ -830,7 +833,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return atomized;
     }
 
-    private const int RecentNames = 32;
+    private const int RecentNameBits = 5;
+    private const int RecentNames = 1 << RecentNameBits;
     private readonly string?[] _recentInlineNames = new string?[RecentNames];
     private readonly XmlDictionaryString?[] _recentDictionaryKeys = new XmlDictionaryString?[RecentNames];
     private readonly string?[] _recentDictionaryNames = new string?[RecentNames];
