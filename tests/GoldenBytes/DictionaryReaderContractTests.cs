@@ -511,4 +511,41 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal("Text ", Outcome("in-box", emptyAfterChars, 3, readValue: false));
         Assert.Equal("Element b", Outcome("BinaryXml", emptyAfterChars, 3, readValue: false));
     }
+
+    /// <summary>Memory that is not an array (as a pipe's native or pooled memory can be).</summary>
+    private sealed class NotAnArray(byte[] data) : System.Buffers.MemoryManager<byte>
+    {
+        public override Span<byte> GetSpan() => data;
+
+        public override System.Buffers.MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
+
+        public override void Unpin()
+        {
+        }
+
+        protected override void Dispose(bool disposing)
+        {
+        }
+    }
+
+    [Fact]
+    public void Sequence_input_that_is_not_an_array_or_is_empty_reads_like_the_array_input()
+    {
+        byte[] data = Doc("StartElement(null, \"r\", null); ElementString(null, \"s\", null, \"text\"); EndElement()");
+        List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), exactNodeTypes: true);
+        var notAnArray = new System.Buffers.ReadOnlySequence<byte>(new NotAnArray(data).Memory);
+        using (XmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(notAnArray, null, XmlDictionaryReaderQuotas.Max))
+        {
+            Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)));
+        }
+        using (XmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(new ReadOnlyMemory<byte>(data), null, XmlDictionaryReaderQuotas.Max))
+        {
+            Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)));
+        }
+        // An empty input is an empty document, as an empty array is for both readers.
+        using XmlDictionaryReader inBoxEmpty = XmlDictionaryReader.CreateBinaryReader([], 0, 0, null, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader empty = BinaryXmlDictionaryReader.Create(System.Buffers.ReadOnlySequence<byte>.Empty, null, XmlDictionaryReaderQuotas.Max);
+        Assert.Equal(inBoxEmpty.Read(), empty.Read());
+        Assert.Equal((inBoxEmpty.ReadState, inBoxEmpty.NodeType), (empty.ReadState, empty.NodeType));
+    }
 }
