@@ -184,7 +184,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         {
             theirs = Targets.ContentTrace(Targets.InBoxReader(input));
         }
-        catch (Exception e) when (e is System.Xml.XmlException or ArgumentException or InvalidOperationException or FormatException or OverflowException or InvalidCastException or IndexOutOfRangeException)
+        catch (Exception e) when (Targets.IsInBoxRejection(e))
         {
             return true;
         }

@@ -99,7 +99,7 @@ internal static class Targets
 
     private static void Adapter(byte[] input)
     {
-        using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
+        using XmlDictionaryReader r = OurReader(input);
         int elements = 0;
         bool more = r.Read();
         while (more)
@@ -147,7 +147,7 @@ internal static class Targets
         {
             return (NodeStream.FromInBox(input, s_dictionary, Session()), null);
         }
-        catch (Exception e) when (e is XmlException or ArgumentException or InvalidOperationException or FormatException or OverflowException or InvalidCastException or IndexOutOfRangeException)
+        catch (Exception e) when (IsInBoxRejection(e))
         {
             return (null, e);
         }
@@ -183,6 +183,10 @@ internal static class Targets
         }
         return trace;
     }
+
+    /// <summary>The exceptions with which the in-box reader rejects malformed input (its own bugs included).</summary>
+    public static bool IsInBoxRejection(Exception e)
+        => e is XmlException or ArgumentException or InvalidOperationException or FormatException or OverflowException or InvalidCastException or IndexOutOfRangeException;
 
     public static XmlDictionaryReader InBoxReader(byte[] input) => XmlDictionaryReader.CreateBinaryReader(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
 

@@ -508,7 +508,7 @@ public ref partial struct BinaryXmlReader
     private readonly void ValidateStartTag(int elementStart, ref ElementScope element)
     {
         ReaderState s = _s;
-        int firstNs = s._scopes![s._depth - 1].OuterNamespaceCount;
+        int firstNs = element.OuterNamespaceCount;
         for (int i = firstNs; i < s._namespaceCount; i++)
         {
             ref NamespaceBinding binding = ref s._namespaces![i];

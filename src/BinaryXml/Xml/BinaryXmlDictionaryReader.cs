@@ -127,8 +127,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>
-    /// Creates a reader over a sequence, such as a pipe's buffered message: a single segment is read in place (when
-    /// it is backed by an array), several segments are copied once into one array.
+    /// Creates a reader over a sequence, such as a pipe's buffered message: a single segment backed by an array is read
+    /// in place; otherwise the sequence is copied into a pooled buffer (returned on <see cref="Close"/>).
     /// </summary>
     public static BinaryXmlDictionaryReader Create(in ReadOnlySequence<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
     {
@@ -139,7 +139,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>
     /// Reuses the reader for a document held in a sequence, such as a pipe's buffered message: a single array-backed
-    /// segment is read in place; several segments are copied into a buffer the reader rents from
+    /// segment is read in place; anything else is copied into a buffer the reader rents from
     /// <see cref="ArrayPool{T}.Shared"/>, keeps for the next message and returns when it is closed.
     /// </summary>
     public void SetInput(in ReadOnlySequence<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
@@ -155,9 +155,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             // The document being read may be in the old buffer: it is released with the reader's state first.
             ReleaseState();
-            if (_ownedBuffer is not null) ArrayPool<byte>.Shared.Return(_ownedBuffer);
-            _buffer = [];
-            _offset = _count = 0;
+            ReturnOwnedBuffer();
             _ownedBuffer = ArrayPool<byte>.Shared.Rent(length);
         }
         data.CopyTo(_ownedBuffer);
@@ -166,6 +164,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>The buffer that multi-segment sequences are copied into (rented; returned on <see cref="Close"/>).</summary>
     private byte[]? _ownedBuffer;
+
+    /// <summary>Gives the rented buffer back to the pool; input read from it is dropped.</summary>
+    private void ReturnOwnedBuffer()
+    {
+        if (_ownedBuffer is null) return;
+        if (ReferenceEquals(_buffer, _ownedBuffer))
+        {
+            _buffer = [];
+            _offset = _count = 0;
+        }
+        ArrayPool<byte>.Shared.Return(_ownedBuffer);
+        _ownedBuffer = null;
+    }
 
     /// <inheritdoc/>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
@@ -501,10 +512,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             throw;
         }
         // On the end tag, as if read node by node (the element's names are still those of _openElements[_depth]).
-        _nodeType = XmlNodeType.EndElement;
-        _nameDepth = _depth;
-        _value = "";
-        _valueType = typeof(string);
+        SetElementNode(XmlNodeType.EndElement, _depth);
         Read();
     }
 
@@ -519,13 +527,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case BinaryXmlTokenType.EndElement:
             {
                 int depth = r.CurrentDepth;
-                _nodeType = XmlNodeType.EndElement;
-                _depth = depth;
                 // The start tag's names, unless it was not read by this reader.
                 if (depth >= _openElements.Length || _openElements[depth].LocalName is null) SetName(ref r, depth);
-                _nameDepth = depth;
-                _value = "";
-                _valueType = typeof(string);
+                SetElementNode(XmlNodeType.EndElement, depth);
                 return true;
             }
             case BinaryXmlTokenType.Text:
@@ -598,12 +602,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         int depth = r.CurrentDepth;
         bool isArray = r.IsArray;
-        _nodeType = XmlNodeType.Element;
-        _depth = depth;
         SetName(ref r, depth);
-        _nameDepth = depth;
-        _value = "";
-        _valueType = typeof(string);
+        SetElementNode(XmlNodeType.Element, depth);
         _attributeCount = 0;
         while (r.NextIsAttribute)
         {
@@ -717,21 +717,22 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 SetNode(XmlNodeType.Text, _arrayDepth + 1, BinaryXmlText.FormatValue(_arrayItem, item), RecordTypes.GetValueType(_arrayItem));
                 break;
             case 1:
-                SetArrayElementNode(XmlNodeType.EndElement);
+                SetElementNode(XmlNodeType.EndElement, _arrayDepth);
                 break;
             default:
-                SetArrayElementNode(XmlNodeType.Element);
+                SetElementNode(XmlNodeType.Element, _arrayDepth);
                 break;
         }
     }
 
-    private void SetArrayElementNode(XmlNodeType type)
+    /// <summary>Moves to an element or end element whose names are those of the open element at <paramref name="depth"/>.</summary>
+    private void SetElementNode(XmlNodeType type, int depth)
     {
         _nodeType = type;
-        _depth = _arrayDepth;
+        _depth = depth;
+        _nameDepth = depth;
         _value = "";
         _valueType = typeof(string);
-        _nameDepth = _arrayDepth;
     }
 
     /// <summary>Atomizes the current element's names into the open-element table at <paramref name="depth"/>.</summary>
@@ -929,7 +930,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
         => MoveToContent() == XmlNodeType.Element && localName is not null && namespaceUri is not null
-            && NameEquals(CurrentLocalName, CurrentName.Local, localName) && NameEquals(CurrentNamespace, CurrentName.Ns, namespaceUri);
+            && IsLocalName(localName) && IsNamespaceUri(namespaceUri);
 
     /// <inheritdoc/>
     public override bool IsLocalName(XmlDictionaryString localName)
@@ -1349,7 +1350,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         else
         {
             _arrayNodesRead = ArrayNodes;
-            SetArrayElementNode(XmlNodeType.EndElement); // so that Read leaves the element's xml:lang/xml:space scope
+            SetElementNode(XmlNodeType.EndElement, _arrayDepth); // so that Read leaves the element's xml:lang/xml:space scope
             Read();
         }
         return true;
@@ -1390,16 +1391,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _onAttributeValue = false;
         _attributeCount = 0;
         SetNode(XmlNodeType.None, depth, "", typeof(string));
-        if (_ownedBuffer is not null)
-        {
-            if (ReferenceEquals(_buffer, _ownedBuffer))
-            {
-                _buffer = [];
-                _offset = _count = 0;
-            }
-            ArrayPool<byte>.Shared.Return(_ownedBuffer);
-            _ownedBuffer = null;
-        }
+        ReturnOwnedBuffer();
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
         onClose?.Invoke(this);
