@@ -75,7 +75,7 @@ public ref partial struct BinaryXmlReader
     public readonly int BytesConsumed => _s._pos;
 
     /// <summary>Whether the current StartElement is the element of an Array record (its items follow as <see cref="BinaryXmlTokenType.ArrayData"/>).</summary>
-    public readonly bool IsArray => _s._isArray;
+    public readonly bool IsArray => _s._tokenType == BinaryXmlTokenType.StartElement && _s._isArray;
 
     /// <summary>Gives the reader's state (and its scratch arrays) to the next reader on this thread; the reader, and every
     /// <see cref="BinaryXmlReaderState"/> taken from it, must not be used afterwards.</summary>
@@ -86,41 +86,43 @@ public ref partial struct BinaryXmlReader
     public bool Read()
     {
         ReaderState s = _s;
-        s._isArray = false;
-        if (s._popOnRead)
+        switch (s._pending)
         {
-            s._popOnRead = false;
-            PopScope();
-        }
-        if (s._pendingEndElement)
-        {
-            s._pendingEndElement = false;
-            EmitEndElement(s._tokenStart, s._recordType);
-            return true;
-        }
-        switch (s._phase)
-        {
-            case ReaderPhase.Attributes:
-                if (s._attrIndex < s._attrCount)
-                {
-                    EmitAttribute(ref s._attributes![s._attrIndex++]);
-                    return true;
-                }
-                if (s._arrayCount > 0)
-                {
-                    EmitArrayData();
-                    return true;
-                }
-                s._phase = ReaderPhase.Content;
-                break;
-            case ReaderPhase.AttributeList:
-            case ReaderPhase.ContentList:
-                ReadListItem();
-                return true;
-            case ReaderPhase.ArrayEnd:
-                s._phase = ReaderPhase.Content;
+            case PendingStep.PopScope:
+                s._pending = PendingStep.None;
                 PopScope();
                 break;
+            case PendingStep.EndElement:
+                EmitEndElement(s._tokenStart, s._recordType);
+                return true;
+        }
+        // Most reads are of content: the other phases are tested only when the reader is in one.
+        if (s._phase != ReaderPhase.Content)
+        {
+            switch (s._phase)
+            {
+                case ReaderPhase.Attributes:
+                    if (s._attrIndex < s._attrCount)
+                    {
+                        EmitAttribute(ref s._attributes![s._attrIndex++]);
+                        return true;
+                    }
+                    if (s._arrayCount > 0)
+                    {
+                        EmitArrayData();
+                        return true;
+                    }
+                    s._phase = ReaderPhase.Content;
+                    break;
+                case ReaderPhase.AttributeList:
+                case ReaderPhase.ContentList:
+                    ReadListItem();
+                    return true;
+                case ReaderPhase.ArrayEnd:
+                    s._phase = ReaderPhase.Content;
+                    PopScope();
+                    break;
+            }
         }
         return ReadContent();
     }
@@ -200,7 +202,7 @@ public ref partial struct BinaryXmlReader
         s._pos = s._valueEnd;
         s._tokenType = BinaryXmlTokenType.Text;
         s._tokenDepth = s._depth;
-        s._pendingEndElement = withEnd;
+        if (withEnd) s._pending = PendingStep.EndElement;
     }
 
     /// <summary>Outside the root element only whitespace text is allowed (dotnet-behaviour 6.2).</summary>
@@ -304,7 +306,7 @@ public ref partial struct BinaryXmlReader
         s._tokenStart = recordStart;
         s._recordType = recordType;
         s._tokenDepth = s._depth - 1;
-        s._popOnRead = true;
+        s._pending = PendingStep.PopScope;
     }
 
     private void PopScope()
@@ -369,7 +371,8 @@ public ref partial struct BinaryXmlReader
         s._recordType = _data[start];
         s._tokenDepth = s._depth - 1;
         s._isArray = isArray;
-        s._phase = ReaderPhase.Attributes;
+        // Without attributes or array items the next read is the element's content.
+        s._phase = s._attrCount != 0 || isArray ? ReaderPhase.Attributes : ReaderPhase.Content;
         s._attrIndex = 0;
     }
 

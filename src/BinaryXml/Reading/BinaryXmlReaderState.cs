@@ -58,8 +58,7 @@ internal sealed class ReaderState
     internal ReaderPhase _phase;
     internal int _depth;                 // open elements
     internal bool _rootClosed;
-    internal bool _pendingEndElement;
-    internal bool _popOnRead;            // the EndElement token keeps its element's scope until the next Read
+    internal PendingStep _pending;       // what the next Read does first (an EndElement token keeps its scope until then)
     internal int _attrIndex;
     internal int _attrCount;
     internal int _listPos;
@@ -127,7 +126,8 @@ internal sealed class ReaderState
         _arrayLength = 0;
         _phase = default;
         _depth = 0;
-        _rootClosed = _pendingEndElement = _popOnRead = false;
+        _rootClosed = false;
+        _pending = PendingStep.None;
         _attrIndex = _attrCount = _listPos = 0;
         _arrayItemType = 0;
         _arrayCount = _arrayDataStart = 0;
@@ -185,6 +185,10 @@ internal struct AttributeRecord
 }
 
 internal enum ReaderPhase : byte { Content, Attributes, AttributeList, ContentList, ArrayEnd }
+
+/// <summary>What the next Read does before anything else: close the scope of the EndElement token just reported, or
+/// report the end element a text record implied (…WithEndElement).</summary>
+internal enum PendingStep : byte { None, PopScope, EndElement }
 
 internal enum NameKind : byte { None, Inline, Letter, Dictionary, Xml }
 
