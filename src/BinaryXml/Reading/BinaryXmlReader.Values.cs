@@ -157,6 +157,9 @@ public ref partial struct BinaryXmlReader
     /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
     internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
 
+    /// <summary>Where the current token's inline local name is in the input (offset and length; a length of 0 for none).</summary>
+    internal readonly (int Offset, int Length) InlineLocalName => (_s._localName.Offset, _s._localName.Length);
+
     /// <summary>Looks up the namespace bound to a prefix in the current scope (the empty prefix and "xml" are always bound).</summary>
     public readonly bool TryLookupNamespace(ReadOnlySpan<byte> prefixUtf8, out BinaryXmlName ns)
     {

@@ -3,15 +3,15 @@ using System.Buffers;
 using System.Text;
 using System.Xml;
 
-using ElementName = (string Prefix, string LocalName, string Namespace, System.Xml.XmlDictionaryString? Local, System.Xml.XmlDictionaryString? Ns);
 
 namespace BinaryXml;
 
 /// <summary>
 /// A drop-in replacement for <c>XmlDictionaryReader.CreateBinaryReader</c>: the same node stream (node types,
 /// names, namespaces, values and value types, attributes, arrays presented as repeated elements), built on
-/// <see cref="BinaryXmlReader"/>. All five <see cref="XmlDictionaryReaderQuotas"/> are enforced, including
-/// MaxArrayLength on typed array reads and MaxNameTableCharCount, which the in-box reader skips.
+/// <see cref="BinaryXmlReader"/>. All five <see cref="XmlDictionaryReaderQuotas"/> are enforced as the in-box reader
+/// enforces them; MaxNameTableCharCount, as there, on the names asked for (an element's inline local name is added to
+/// the name table when first asked for), except that each document is counted on its own.
 /// </summary>
 /// <remarks>
 /// Malformed input throws <see cref="BinaryXmlException"/> (an <see cref="XmlException"/>) with the byte offset.
@@ -29,8 +29,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _count;
     private BinaryXmlReaderState _state;
     private readonly XmlDictionaryReaderQuotas _quotas = new();
-    private NameTable _nameTable = new();
-    private int _nameTableChars;        // characters this document added (MaxNameTableCharCount)
+    private NameTable _nameTable = NewNameTable();
+    private int _nameTableChars;        // characters this document counts against MaxNameTableCharCount
     private int _nameTableTotalChars;   // characters in the table, kept across SetInput up to a bound
     private const int NameTableRetainChars = 64 * 1024;
     private OnXmlDictionaryReaderClose? _onClose;
@@ -61,14 +61,30 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // The names of the open elements by depth: the current element's, and its EndElement's (atomized once).
     private ElementName[] _openElements = new ElementName[8];
 
-    private static readonly ElementName s_noName = ("", "", "", null, null);
+    private static ElementName s_noName = new() { Prefix = "", LocalName = "", Namespace = "" };
+
+    /// <summary>
+    /// An open element's names. An inline local name is atomized when first asked for (as .NET's reader decodes names
+    /// only when asked): until then <see cref="LocalName"/> is null and the name is the UTF-8 at
+    /// <see cref="LocalStart"/> in the input.
+    /// </summary>
+    private struct ElementName
+    {
+        public string? Prefix;          // null: the element's start tag was not read by this reader
+        public string? LocalName;
+        public int LocalStart, LocalLength;
+        public string Namespace;
+        public XmlDictionaryString? Local, Ns;
+    }
 
     /// <summary>The current node's names: its element's for an element or end element, empty for other nodes.</summary>
-    private ref readonly ElementName CurrentName => ref _nameDepth < 0 ? ref s_noName : ref _openElements[_nameDepth];
+    private ref ElementName CurrentName => ref _nameDepth < 0 ? ref s_noName : ref _openElements[_nameDepth];
 
-    private string CurrentPrefix => CurrentName.Prefix;
-    private string CurrentLocalName => CurrentName.LocalName;
+    private string CurrentPrefix => CurrentName.Prefix!;
+    private string CurrentLocalName => LocalNameOf(ref CurrentName);
     private string CurrentNamespace => CurrentName.Namespace;
+
+    private string LocalNameOf(ref ElementName names) => names.LocalName ??= AtomizeInline(names.LocalStart, names.LocalLength);
 
     /// <summary>The nodes of the current Array record after its first element: text, end, element per item.</summary>
     private int ArrayNodes => 3 * _arrayCount - 1;
@@ -213,13 +229,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // The name table (and its atomized names) is kept for the next document, as .NET does, until it holds more
         // than the quota or 64K characters: a reused reader does not allocate a table per message, and a peer
         // sending new names in every message cannot grow it without bound.
-        if (_nameTableTotalChars > Math.Min(_quotas.MaxNameTableCharCount, NameTableRetainChars))
+        if (FixedNameChars + _nameTableTotalChars > Math.Min(_quotas.MaxNameTableCharCount, NameTableRetainChars))
         {
-            _nameTable = new NameTable();
+            _nameTable = NewNameTable();
             _nameTableTotalChars = 0;
             ClearRecentNames();
         }
-        _nameTableChars = 0;
+        // Unlike .NET's reader, whose count goes on across SetInput (a reused reader fails once the documents it read
+        // together exceed the quota), each document is counted on its own, from the fixed names.
+        _nameTableChars = FixedNameChars;
         _nodeType = XmlNodeType.None;
         _depth = 0;
         _nameDepth = -1;
@@ -528,7 +546,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 int depth = r.CurrentDepth;
                 // The start tag's names, unless it was not read by this reader.
-                if (depth >= _openElements.Length || _openElements[depth].LocalName is null) SetName(ref r, depth);
+                if (depth >= _openElements.Length || _openElements[depth].Prefix is null) SetName(ref r, depth);
                 SetElementNode(XmlNodeType.EndElement, depth);
                 return true;
             }
@@ -735,15 +753,27 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _valueType = typeof(string);
     }
 
-    /// <summary>Atomizes the current element's names into the open-element table at <paramref name="depth"/>.</summary>
+    /// <summary>
+    /// Writes the current element's names into the open-element table at <paramref name="depth"/>: its prefix and
+    /// namespace atomized, its local name atomized now if it is a dictionary string, else when first asked for.
+    /// </summary>
     private void SetName(ref BinaryXmlReader r, int depth)
     {
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
         names.Prefix = r.HasPrefix ? Atomize(r.Prefix) : "";
         BinaryXmlName local = r.LocalName;
-        names.LocalName = Atomize(local);
-        names.Local = local.DictionaryString;
+        XmlDictionaryString? dictionary = local.DictionaryString;
+        names.Local = dictionary;
+        if (dictionary is not null)
+        {
+            names.LocalName = Atomize(local);
+        }
+        else
+        {
+            names.LocalName = null;
+            (names.LocalStart, names.LocalLength) = r.InlineLocalName;
+        }
         names.Namespace = AtomizeElementNamespace(ref r, out names.Ns);
     }
 
@@ -806,12 +836,21 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             // A dictionary string is atomized once: later uses find it by reference.
             int slot = RuntimeHelpers.GetHashCode(d) & (RecentNames - 1);
             if (ReferenceEquals(_recentDictionaryKeys[slot], d)) return _recentDictionaryNames[slot]!;
-            string atom = _nameTable.Get(d.Value) ?? AddName(d.Value);
+            string atom = _nameTable.Get(d.Value) ?? AddName(d.Value, _state.BytesConsumed);
             _recentDictionaryKeys[slot] = d;
             _recentDictionaryNames[slot] = atom;
             return atom;
         }
-        ReadOnlySpan<byte> utf8 = name.Utf8;
+        return AtomizeUtf8(name.Utf8, _state.BytesConsumed);
+    }
+
+    /// <summary>Atomizes an inline name of the input (an element's local name asked for after its start tag was read).</summary>
+    private string AtomizeInline(int start, int length) => AtomizeUtf8(Data.Slice(start, length), start);
+
+    /// <summary>Atomizes an inline name; <paramref name="offset"/> is where the input is (for a quota failure).</summary>
+    private string AtomizeUtf8(ReadOnlySpan<byte> utf8, int offset)
+    {
+        if (utf8.IsEmpty) return "";
         // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
         // Two ways per set: a name is looked for at its slot and the slot's pair; a new one takes the slot and moves
         // the slot's name to the pair (the older of the two is dropped).
@@ -825,7 +864,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (pair is not null && Ascii.Equals(utf8, pair)) return pair;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
-        string atomized = _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n));
+        string atomized = _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n), offset);
         if (n == utf8.Length)
         {
             if (recent is not null) _recentInlineNames[index ^ 1] = recent;
@@ -847,12 +886,29 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         Array.Clear(_recentDictionaryNames);
     }
 
-    private string AddName(string s)
+    /// <summary>
+    /// The names .NET's reader puts in its name table when it creates it, and counts against MaxNameTableCharCount:
+    /// "xml", "xmlns", their namespaces and the prefix letters a–z (99 characters; pinned by
+    /// DictionaryReaderContractTests).
+    /// </summary>
+    private static readonly string[] s_fixedNames =
+        ["xml", "xmlns", XmlnsNamespace, XmlNamespace, .. Enumerable.Range('a', 26).Select(c => ((char)c).ToString())];
+
+    private static readonly int FixedNameChars = s_fixedNames.Sum(n => n.Length);
+
+    private static NameTable NewNameTable()
+    {
+        var table = new NameTable();
+        foreach (string name in s_fixedNames) table.Add(name);
+        return table;
+    }
+
+    private string AddName(string s, int offset)
     {
         _nameTableChars += s.Length;
         _nameTableTotalChars += s.Length;
         if (_nameTableChars > _quotas.MaxNameTableCharCount)
-            throw new BinaryXmlException($"The maximum nametable character count quota ({_quotas.MaxNameTableCharCount}) has been exceeded while reading XML data", _state.BytesConsumed);
+            throw new BinaryXmlException($"The maximum nametable character count quota ({_quotas.MaxNameTableCharCount}) has been exceeded while reading XML data", offset);
         return _nameTable.Add(s);
     }
 
@@ -936,7 +992,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsLocalName(XmlDictionaryString localName)
     {
         ArgumentNullException.ThrowIfNull(localName);
-        return NameEquals(TestedLocalName(out XmlDictionaryString? dictionary), dictionary, localName);
+        return LocalNameEquals(localName);
     }
 
     /// <inheritdoc/>
@@ -952,31 +1008,31 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentNullException.ThrowIfNull(localNames);
         ArgumentNullException.ThrowIfNull(namespaceUri);
         if (!IsNamespaceUri(namespaceUri)) return -1;
-        string local = TestedLocalName(out XmlDictionaryString? dictionary);
         for (int i = 0; i < localNames.Length; i++)
         {
-            XmlDictionaryString candidate = localNames[i] ?? throw new ArgumentNullException($"localNames[{i}]");
-            if (NameEquals(local, dictionary, candidate)) return i;
+            if (LocalNameEquals(localNames[i] ?? throw new ArgumentNullException($"localNames[{i}]"))) return i;
         }
         return -1;
     }
 
     /// <summary>
-    /// The local name that <see cref="IsLocalName(XmlDictionaryString)"/> and <see cref="IndexOfLocalName(XmlDictionaryString[], XmlDictionaryString)"/>
-    /// compare: <see cref="LocalName"/>, except on a default namespace declaration (<c>xmlns="…"</c>, or its value),
-    /// which .NET's binary reader compares by its empty prefix although its LocalName is "xmlns" (pinned by
-    /// DictionaryReaderProperties).
+    /// Whether the local name that <see cref="IsLocalName(XmlDictionaryString)"/> and
+    /// <see cref="IndexOfLocalName(XmlDictionaryString[], XmlDictionaryString)"/> compare equals <paramref name="value"/>:
+    /// <see cref="LocalName"/>, except on a default namespace declaration (<c>xmlns="…"</c>, or its value), which
+    /// .NET's binary reader compares by its empty prefix although its LocalName is "xmlns" (pinned by
+    /// DictionaryReaderProperties). An element's ASCII name not yet atomized is compared in the input.
     /// </summary>
-    private string TestedLocalName(out XmlDictionaryString? dictionary)
+    private bool LocalNameEquals(XmlDictionaryString value)
     {
-        if (_attributeIndex < 0)
+        if (_attributeIndex >= 0)
         {
-            dictionary = CurrentName.Local;
-            return CurrentLocalName;
+            Attr a = _attributes[_attributeIndex];
+            return NameEquals(a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace) ? "" : a.LocalName, a.LocalDictionary, value);
         }
-        Attr a = _attributes[_attributeIndex];
-        dictionary = a.LocalDictionary;
-        return a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace) ? "" : a.LocalName;
+        ref ElementName names = ref CurrentName;
+        if (names.LocalName is not null) return NameEquals(names.LocalName, names.Local, value);
+        ReadOnlySpan<byte> utf8 = Data.Slice(names.LocalStart, names.LocalLength);
+        return Ascii.Equals(utf8, value.Value) || (!Ascii.IsValid(utf8) && LocalNameOf(ref names) == value.Value);
     }
 
     /// <summary>A name of the current node against a dictionary string: by identity when both are the same dictionary string, else by value.</summary>
