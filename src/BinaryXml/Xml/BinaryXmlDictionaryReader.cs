@@ -850,7 +850,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Atomizes an inline name; <paramref name="offset"/> is where the input is (for a quota failure).</summary>
     private string AtomizeUtf8(ReadOnlySpan<byte> utf8, int offset)
     {
-        if (utf8.IsEmpty) return "";
+        if (utf8.Length <= 1)
+        {
+            if (utf8.IsEmpty) return "";
+            // A one-letter name (every prefix of a PrefixElement or PrefixAttribute record) is one of the fixed names.
+            uint letter = (uint)(utf8[0] - 'a');
+            if (letter < 26) return s_fixedNames[FirstLetterName + (int)letter];
+        }
         // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
         // Two ways per set: a name is looked for at its slot and the slot's pair; a new one takes the slot and moves
         // the slot's name to the pair (the older of the two is dropped).
@@ -895,6 +901,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ["xml", "xmlns", XmlnsNamespace, XmlNamespace, .. Enumerable.Range('a', 26).Select(c => ((char)c).ToString())];
 
     private static readonly int FixedNameChars = s_fixedNames.Sum(n => n.Length);
+
+    private const int FirstLetterName = 4;
 
     private static NameTable NewNameTable()
     {
