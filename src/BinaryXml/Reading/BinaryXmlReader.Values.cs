@@ -157,8 +157,11 @@ public ref partial struct BinaryXmlReader
     /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
     internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
 
-    /// <summary>Where the current token's inline local name is in the input (offset and length; a length of 0 for none).</summary>
-    internal readonly (int Offset, int Length) InlineLocalName => (_s._localName.Offset, _s._localName.Length);
+    /// <summary>Where the current token's prefix is: inline bytes, a letter, or none.</summary>
+    internal readonly NameRef PrefixRef => _s._prefix;
+
+    /// <summary>Where the current token's local name is: inline bytes (offset and length in the input), a dictionary id, or none.</summary>
+    internal readonly NameRef LocalNameRef => _s._localName;
 
     /// <summary>Looks up the namespace bound to a prefix in the current scope (the empty prefix and "xml" are always bound).</summary>
     public readonly bool TryLookupNamespace(ReadOnlySpan<byte> prefixUtf8, out BinaryXmlName ns)

@@ -645,7 +645,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             a.LocalDictionary = local.DictionaryString;
             if (r.HasPrefix)
             {
-                a.Prefix = Atomize(r.Prefix);
+                a.Prefix = AtomizePrefix(ref r);
                 BinaryXmlName uri = r.NamespaceUri;
                 a.Namespace = Atomize(uri);
                 a.NamespaceDictionary = uri.DictionaryString;
@@ -761,20 +761,34 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
-        names.Prefix = r.HasPrefix ? Atomize(r.Prefix) : "";
-        BinaryXmlName local = r.LocalName;
-        XmlDictionaryString? dictionary = local.DictionaryString;
-        names.Local = dictionary;
-        if (dictionary is not null)
+        names.Prefix = AtomizePrefix(ref r);
+        NameRef local = r.LocalNameRef;
+        if (local.Kind == NameKind.Dictionary)
         {
-            names.LocalName = Atomize(local);
+            BinaryXmlName name = r.LocalName;
+            names.Local = name.DictionaryString;
+            names.LocalName = Atomize(name);
         }
         else
         {
+            names.Local = null;
             names.LocalName = null;
-            (names.LocalStart, names.LocalLength) = r.InlineLocalName;
+            names.LocalStart = local.Offset;
+            names.LocalLength = local.Length;
         }
         names.Namespace = AtomizeElementNamespace(ref r, out names.Ns);
+    }
+
+    /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
+    private string AtomizePrefix(ref BinaryXmlReader r)
+    {
+        NameRef prefix = r.PrefixRef;
+        return prefix.Kind switch
+        {
+            NameKind.None => "",
+            NameKind.Letter => s_fixedNames[FirstLetterName + prefix.Offset],
+            _ => Atomize(r.Prefix),
+        };
     }
 
     /// <summary>
