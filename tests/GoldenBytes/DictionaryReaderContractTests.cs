@@ -54,6 +54,33 @@ public sealed class DictionaryReaderContractTests
 
     [Theory]
     [MemberData(nameof(Factories))]
+    public void Every_name_is_the_name_tables_atom_whether_the_table_is_asked_for_first_or_last(string factory)
+    {
+        // Prefix letters, "xml", "xmlns", the xmlns namespace and inline names; names lazily decoded (an element's
+        // local name) and the fixed names .NET's table starts with must be the table's own instances.
+        byte[] data = Doc("StartElement(\"s\", \"Envelope\", \"urn:e\"); AttributeString(\"xml\", \"lang\", null, \"de\"); AttributeString(\"xmlns\", \"a\", null, \"urn:a\"); "
+            + "StartElement(\"a\", \"b\", null); EndElement(); StartElement(null, \"a\", \"urn:d\"); EndElement(); EndElement()");
+        foreach (bool tableFirst in new[] { true, false })
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            XmlNameTable? table = tableFirst ? r.NameTable : null;
+            var names = new List<string>();
+            while (r.Read())
+            {
+                names.AddRange([r.Prefix, r.LocalName, r.NamespaceURI]);
+                while (r.MoveToNextAttribute()) names.AddRange([r.Prefix, r.LocalName, r.NamespaceURI]);
+            }
+            table ??= r.NameTable;
+            Assert.Contains("a", names);
+            Assert.Contains("xmlns", names);
+            foreach (string name in names.Where(n => n.Length > 0))
+                Assert.Same(table.Get(name), name);
+            Assert.Same(table.Add("s"), names[0]);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
     public void Attributes_navigate_alike(string factory)
     {
         byte[] data = Doc("StartElement(\"p\", \"a\", \"urn:p\"); AttributeString(null, \"x\", null, \"1\"); AttributeString(\"q\", \"y\", \"urn:q\", \"two\"); AttributeString(\"xml\", \"lang\", null, \"de\"); String(\"t\"); EndElement()");

@@ -29,7 +29,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _count;
     private BinaryXmlReaderState _state;
     private readonly XmlDictionaryReaderQuotas _quotas = new();
-    private NameTable _nameTable = NewNameTable();
+    private NameTable _nameTable = new();
+    private bool _fixedNamesInTable;    // whether the fixed names were put in _nameTable (when it was first handed out)
     private int _nameTableChars;        // characters this document counts against MaxNameTableCharCount
     private int _nameTableTotalChars;   // characters in the table, kept across SetInput up to a bound
     private const int NameTableRetainChars = 64 * 1024;
@@ -231,7 +232,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // sending new names in every message cannot grow it without bound.
         if (FixedNameChars + _nameTableTotalChars > Math.Min(_quotas.MaxNameTableCharCount, NameTableRetainChars))
         {
-            _nameTable = NewNameTable();
+            _nameTable = new NameTable();
+            _fixedNamesInTable = false;
             _nameTableTotalChars = 0;
             ClearRecentNames();
         }
@@ -319,7 +321,20 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsEmptyElement => false;
 
     /// <inheritdoc/>
-    public override XmlNameTable NameTable => _nameTable;
+    public override XmlNameTable NameTable
+    {
+        get
+        {
+            // The fixed names are atoms without being looked up in the table (they are never added through AddName):
+            // a caller that atomizes through the table gets the same instances.
+            if (!_fixedNamesInTable)
+            {
+                foreach (string name in s_fixedNames) _nameTable.Add(name);
+                _fixedNamesInTable = true;
+            }
+            return _nameTable;
+        }
+    }
 
     /// <inheritdoc/>
     public override ReadState ReadState => _readState;
@@ -909,7 +924,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>
     /// The names .NET's reader puts in its name table when it creates it, and counts against MaxNameTableCharCount:
     /// "xml", "xmlns", their namespaces and the prefix letters a–z (99 characters; pinned by
-    /// DictionaryReaderContractTests).
+    /// DictionaryReaderContractTests). Here they are atoms from the start, counted but not added to the table until
+    /// the table is handed out (a reader whose table nobody asks for allocates no entries for them).
     /// </summary>
     private static readonly string[] s_fixedNames =
         ["xml", "xmlns", XmlnsNamespace, XmlNamespace, .. Enumerable.Range('a', 26).Select(c => ((char)c).ToString())];
@@ -918,15 +934,29 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private const int FirstLetterName = 4;
 
-    private static NameTable NewNameTable()
+    /// <summary>The fixed name equal to <paramref name="s"/>, or null.</summary>
+    private static string? FixedName(string s)
     {
-        var table = new NameTable();
-        foreach (string name in s_fixedNames) table.Add(name);
-        return table;
+        switch (s.Length)
+        {
+            case 1:
+                uint letter = (uint)(s[0] - 'a');
+                return letter < 26 ? s_fixedNames[FirstLetterName + (int)letter] : null;
+            case 3 or 5 or 29 or 36:
+                for (int i = 0; i < FirstLetterName; i++)
+                {
+                    if (s_fixedNames[i] == s) return s_fixedNames[i];
+                }
+                return null;
+            default:
+                return null;
+        }
     }
 
+    /// <summary>Adds a name not found in the table (a fixed name is returned, not added or counted again).</summary>
     private string AddName(string s, int offset)
     {
+        if (FixedName(s) is string fixedName) return fixedName;
         _nameTableChars += s.Length;
         _nameTableTotalChars += s.Length;
         if (_nameTableChars > _quotas.MaxNameTableCharCount)
