@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Xml;
 
 namespace BinaryXml;
@@ -192,23 +193,47 @@ internal enum PendingStep : byte { None, PopScope, EndElement }
 
 internal enum NameKind : byte { None, Inline, Letter, Dictionary, Xml }
 
-/// <summary>Where a name lives: inline bytes in the input, a prefix letter, or a dictionary id.</summary>
+/// <summary>
+/// Where a name lives: inline bytes in the input, a prefix letter, or a dictionary id. Packed in one 8-byte word so
+/// that it is copied in one move: a 16-byte struct written field by field and then copied whole makes the copy wait
+/// for the stores (the load cannot be forwarded from several smaller stores).
+/// </summary>
 internal readonly struct NameRef
 {
-    public readonly NameKind Kind;
-    public readonly int Offset;
-    public readonly int Length;
-    public readonly int Id;
+    // Bits 0–1: how the name is stored (inline, letter, dictionary, xml); bits 2–32: the offset (of the inline bytes,
+    // of the dictionary id's record field; the letter's index); bits 33–63: an inline name's length or a dictionary
+    // string's id. An inline name of length 0 is no name (the default value).
+    private readonly ulong _bits;
 
-    private NameRef(NameKind kind, int offset, int length, int id)
+    private const ulong InlineStorage = 0, LetterStorage = 1, DictionaryStorage = 2, XmlStorage = 3;
+
+    private NameRef(ulong storage, int offset, int upper)
     {
-        Kind = kind; Offset = offset; Length = length; Id = id;
+        Debug.Assert(offset >= 0 && upper >= 0);
+        _bits = storage | (ulong)(uint)offset << 2 | (ulong)(uint)upper << 33;
     }
 
-    public static NameRef Inline(int offset, int length) => new(length == 0 ? NameKind.None : NameKind.Inline, offset, length, -1);
-    public static NameRef Letter(int index) => new(NameKind.Letter, index, 1, -1);
-    public static NameRef Dictionary(int id, int offset) => new(NameKind.Dictionary, offset, 0, id);
-    public static NameRef XmlNamespace => new(NameKind.Xml, 0, 0, -1);
+    public NameKind Kind
+    {
+        get
+        {
+            ulong storage = _bits & 3;
+            return storage == InlineStorage ? (_bits >> 33 == 0 ? NameKind.None : NameKind.Inline) : (NameKind)(storage + 1);
+        }
+    }
+
+    public int Offset => (int)((uint)(_bits >> 2) & 0x7FFF_FFFF);
+
+    /// <summary>The length of an inline name (1 for a letter, 0 for a dictionary string).</summary>
+    public int Length => (_bits & 3) switch { InlineStorage => (int)(_bits >> 33), LetterStorage => 1, _ => 0 };
+
+    /// <summary>A dictionary string's id, or -1.</summary>
+    public int Id => (_bits & 3) == DictionaryStorage ? (int)(_bits >> 33) : -1;
+
+    public static NameRef Inline(int offset, int length) => new(InlineStorage, offset, length);
+    public static NameRef Letter(int index) => new(LetterStorage, index, 0);
+    public static NameRef Dictionary(int id, int offset) => new(DictionaryStorage, offset, id);
+    public static NameRef XmlNamespace => new(XmlStorage, 0, 0);
 }
 
 /// <summary>The location of a token's value in the input: what reading a typed value again needs.</summary>
