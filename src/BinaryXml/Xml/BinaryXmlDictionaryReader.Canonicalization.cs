@@ -51,7 +51,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private static bool IsXmlns(Attr a) => a.Namespace == XmlnsNamespace && (a.Prefix == "xmlns" || a.LocalName == "xmlns");
 
-    private static string XmlnsPrefix(Attr a) => a.Prefix.Length == 0 ? "" : a.LocalName;
+    private static string XmlnsPrefix(Attr a) => a.Prefix.Length == 0 ? "" : a.LocalName!;
 
     /// <summary>Replays the current node into the canonicalizer, before the reader moves past it.</summary>
     private void CanonicalizeNode()
@@ -80,7 +80,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 for (int i = 0; i < _attributeCount; i++)
                 {
                     Attr a = _attributes[i];
-                    if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, a.LocalName, null, AttributeValue(a));
+                    if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, AttrLocalName(a), null, AttributeValue(a));
                 }
                 _tee!.CloseStartTag();
                 _c14nOpenElements++;

@@ -99,13 +99,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private sealed class Attr
     {
-        public string Prefix = "", LocalName = "", Namespace = "";
+        public string Prefix = "", Namespace = "";
+        public string? LocalName = "";            // null: the inline name at LocalStart, atomized when first asked for
+        public int LocalStart, LocalLength;
         public string? Value = "";                // null: the text at AtomicValue, decoded on first use
         public Type ValueType = typeof(string);
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
         public RecordType Atomic;                 // a typed value (converted directly by ReadContentAs*), or 0
         public ValueLocation AtomicValue;         // where an atomic or not yet decoded value is
     }
+
+    /// <summary>An attribute's local name, atomized the first time it is asked for.</summary>
+    private string AttrLocalName(Attr a) => a.LocalName ??= AtomizeInline(a.LocalStart, a.LocalLength);
 
     /// <summary>An attribute's value, decoded from the input the first time it is asked for.</summary>
     private string AttributeValue(Attr a) => a.Value ??= ValueReader(a.AtomicValue).GetString();
@@ -293,7 +298,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string Prefix => _attributeIndex < 0 ? CurrentPrefix : _attributes[_attributeIndex].Prefix;
 
     /// <inheritdoc/>
-    public override string LocalName => _attributeIndex < 0 ? CurrentLocalName : _attributes[_attributeIndex].LocalName;
+    public override string LocalName => _attributeIndex < 0 ? CurrentLocalName : AttrLocalName(_attributes[_attributeIndex]);
 
     /// <inheritdoc/>
     public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _attributes[_attributeIndex].Namespace;
@@ -374,7 +379,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         for (int i = 0; i < AttributeCount; i++)
         {
             Attr a = _attributes[i];
-            if (a.Prefix.Length == 0 ? a.LocalName == name : name.Length == a.Prefix.Length + 1 + a.LocalName.Length && name.StartsWith(a.Prefix, StringComparison.Ordinal) && name[a.Prefix.Length] == ':' && name.EndsWith(a.LocalName, StringComparison.Ordinal)) return i;
+            string local = AttrLocalName(a);
+            if (a.Prefix.Length == 0 ? local == name : name.Length == a.Prefix.Length + 1 + local.Length && name.StartsWith(a.Prefix, StringComparison.Ordinal) && name[a.Prefix.Length] == ':' && name.EndsWith(local, StringComparison.Ordinal)) return i;
         }
         return -1;
     }
@@ -383,7 +389,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         for (int i = 0; i < AttributeCount; i++)
         {
-            if (_attributes[i].LocalName == localName && _attributes[i].Namespace == ns) return i;
+            if (_attributes[i].Namespace == ns && AttrLocalName(_attributes[i]) == localName) return i;
         }
         return -1;
     }
@@ -655,9 +661,20 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 a.Atomic = 0;
                 continue;
             }
-            BinaryXmlName local = r.LocalName;
-            a.LocalName = Atomize(local);
-            a.LocalDictionary = local.DictionaryString;
+            NameRef local = r.LocalNameRef;
+            if (local.Kind == NameKind.Dictionary)
+            {
+                BinaryXmlName name = r.LocalName;
+                a.LocalDictionary = name.DictionaryString;
+                a.LocalName = Atomize(name);
+            }
+            else
+            {
+                a.LocalDictionary = null;
+                a.LocalName = null;
+                a.LocalStart = local.Offset;
+                a.LocalLength = local.Length;
+            }
             if (r.HasPrefix)
             {
                 a.Prefix = AtomizePrefix(ref r);
@@ -726,8 +743,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         string? lang = XmlLang;
         XmlSpace space = XmlSpace;
-        if (a.LocalName == "lang") lang = AttributeValue(a);
-        else if (a.LocalName == "space") space = AttributeValue(a) == "preserve" ? XmlSpace.Preserve : a.Value == "default" ? XmlSpace.Default : space;
+        string local = AttrLocalName(a);
+        if (local == "lang") lang = AttributeValue(a);
+        else if (local == "space") space = AttributeValue(a) == "preserve" ? XmlSpace.Preserve : a.Value == "default" ? XmlSpace.Default : space;
         else return;
         _xmlScopes.Add((depth, lang, space));
     }
@@ -1079,12 +1097,22 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributeIndex >= 0)
         {
             Attr a = _attributes[_attributeIndex];
-            return NameEquals(a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace) ? "" : a.LocalName, a.LocalDictionary, value);
+            if (a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace)) return NameEquals("", null, value);
+            return a.LocalName is not null
+                ? NameEquals(a.LocalName, a.LocalDictionary, value)
+                : InlineNameEquals(a.LocalStart, a.LocalLength, value.Value) ?? AttrLocalName(a) == value.Value;
         }
         ref ElementName names = ref CurrentName;
-        if (names.LocalName is not null) return NameEquals(names.LocalName, names.Local, value);
-        ReadOnlySpan<byte> utf8 = Data.Slice(names.LocalStart, names.LocalLength);
-        return Ascii.Equals(utf8, value.Value) || (!Ascii.IsValid(utf8) && LocalNameOf(ref names) == value.Value);
+        return names.LocalName is not null
+            ? NameEquals(names.LocalName, names.Local, value)
+            : InlineNameEquals(names.LocalStart, names.LocalLength, value.Value) ?? LocalNameOf(ref names) == value.Value;
+    }
+
+    /// <summary>Compares an ASCII name in the input with <paramref name="value"/>; null when the name is not ASCII (decode it to compare).</summary>
+    private bool? InlineNameEquals(int start, int length, string value)
+    {
+        ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
+        return Ascii.Equals(utf8, value) ? true : Ascii.IsValid(utf8) ? false : null;
     }
 
     /// <summary>A name of the current node against a dictionary string: by identity when both are the same dictionary string, else by value.</summary>
