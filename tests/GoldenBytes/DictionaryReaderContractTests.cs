@@ -79,6 +79,58 @@ public sealed class DictionaryReaderContractTests
         }
     }
 
+    [Fact]
+    public void Element_content_read_by_name_matches_the_in_box_reader_in_every_case()
+    {
+        // ReadElementContentAs*(localName, namespaceURI): the right names, a wrong local name or namespace, a name
+        // that is a prefix of the element's, an empty or null name, on an attribute, on text, and a non-ASCII name.
+        byte[] data = Doc("StartElement(null, \"r\", null); StartElement(null, \"i\", null); AttributeString(null, \"at\", null, \"1\"); Value(42); EndElement(); "
+            + "StartElement(\"p\", \"long\", \"urn:p\"); Value(9000000000L); EndElement(); StartElement(null, \"b\", null); Value(true); EndElement(); "
+            + "StartElement(null, \"d\", null); Value(f64:3FD5555555555555); EndElement(); StartElement(null, \"s\", null); String(\"text\"); EndElement(); "
+            + "StartElement(null, \"\u00e9t\u00e9\", null); Value(7); EndElement(); EndElement()");
+        var reads = new (string Name, Func<XmlDictionaryReader, string, string, object?> Read)[]
+        {
+            ("int", (r, l, n) => r.ReadElementContentAsInt(l, n)), ("long", (r, l, n) => r.ReadElementContentAsLong(l, n)),
+            ("bool", (r, l, n) => r.ReadElementContentAsBoolean(l, n)), ("double", (r, l, n) => r.ReadElementContentAsDouble(l, n)),
+            ("float", (r, l, n) => r.ReadElementContentAsFloat(l, n)), ("decimal", (r, l, n) => r.ReadElementContentAsDecimal(l, n)),
+            ("string", (r, l, n) => r.ReadElementContentAsString(l, n)), ("datetime", (r, l, n) => r.ReadElementContentAsDateTime(l, n)),
+        };
+        var names = new (string? Local, string? Ns)[] { ("i", ""), ("long", "urn:p"), ("b", ""), ("d", ""), ("s", ""), ("\u00e9t\u00e9", ""), ("x", ""), ("lon", "urn:p"), ("long", ""), ("i", "urn:p"), ("", ""), (null, ""), ("i", null) };
+        string Outcome(string factory, int element, bool onAttribute, int read, int name)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            r.ReadStartElement("r");
+            for (int k = 0; k < element; k++) r.Skip();
+            if (onAttribute) r.MoveToFirstAttribute();
+            try
+            {
+                object? value = reads[read].Read(r, names[name].Local!, names[name].Ns!);
+                return $"{value} then {r.NodeType} {r.LocalName}";
+            }
+            catch (Exception e)
+            {
+                return e is XmlException ? "XmlException" : e.GetType().Name;
+            }
+        }
+        int compared = 0;
+        for (int element = 0; element < 6; element++)
+        {
+            for (int read = 0; read < reads.Length; read++)
+            {
+                for (int name = 0; name < names.Length; name++)
+                {
+                    foreach (bool onAttribute in element == 0 ? new[] { false, true } : [false])
+                    {
+                        Assert.True(Outcome("in-box", element, onAttribute, read, name) == Outcome("BinaryXml", element, onAttribute, read, name),
+                            $"element {element}, {reads[read].Name}, name {names[name]}, on attribute {onAttribute}: in-box {Outcome("in-box", element, onAttribute, read, name)}, ours {Outcome("BinaryXml", element, onAttribute, read, name)}");
+                        compared++;
+                    }
+                }
+            }
+        }
+        Assert.Equal(7 * reads.Length * names.Length, compared);
+    }
+
     [Theory]
     [MemberData(nameof(Factories))]
     public void Attributes_navigate_alike(string factory)

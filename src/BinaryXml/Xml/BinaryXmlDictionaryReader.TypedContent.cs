@@ -277,4 +277,51 @@ public sealed partial class BinaryXmlDictionaryReader
     public override Guid ReadElementContentAsGuid()
         => TryReadAtomicElement(static t => t == RecordType.UuidText,
             static (ref BinaryXmlReader r, out Guid v) => r.TryGetGuid(out v), out Guid value) ? value : base.ReadElementContentAsGuid();
+
+    // ---- Element content by name ----------------------------------------------------------------------------------
+    // XmlReader checks the names through virtual NodeType, LocalName and NamespaceURI calls (an element's local name
+    // atomized to compare it); these compare directly and leave any other case, and its exception, to the base class.
+
+    /// <summary>Whether the reader is on an element with these names, the check XmlReader makes before reading its content.</summary>
+    private bool IsElementNamed(string localName, string namespaceUri)
+    {
+        if (_attributeIndex >= 0 || _nodeType != XmlNodeType.Element || string.IsNullOrEmpty(localName) || namespaceUri is null) return false;
+        ref ElementName names = ref CurrentName;
+        if (names.Namespace != namespaceUri) return false;
+        return names.LocalName is not null
+            ? names.LocalName == localName
+            : InlineNameEquals(names.LocalStart, names.LocalLength, localName) ?? LocalNameOf(ref names) == localName;
+    }
+
+    /// <inheritdoc/>
+    public override string ReadElementContentAsString(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsString() : base.ReadElementContentAsString(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsInt(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsInt() : base.ReadElementContentAsInt(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override long ReadElementContentAsLong(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsLong() : base.ReadElementContentAsLong(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override bool ReadElementContentAsBoolean(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsBoolean() : base.ReadElementContentAsBoolean(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override DateTime ReadElementContentAsDateTime(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsDateTime() : base.ReadElementContentAsDateTime(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override decimal ReadElementContentAsDecimal(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsDecimal() : base.ReadElementContentAsDecimal(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override double ReadElementContentAsDouble(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsDouble() : base.ReadElementContentAsDouble(localName, namespaceURI);
+
+    /// <inheritdoc/>
+    public override float ReadElementContentAsFloat(string localName, string namespaceURI)
+        => IsElementNamed(localName, namespaceURI) ? ReadElementContentAsFloat() : base.ReadElementContentAsFloat(localName, namespaceURI);
 }
