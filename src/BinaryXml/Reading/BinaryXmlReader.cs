@@ -560,6 +560,14 @@ public ref partial struct BinaryXmlReader
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
     {
+        // Most elements have no prefix or a letter prefix, whose answers are kept (TryResolvePrefix): read them here.
+        ReaderState s = _s;
+        if (prefix.Kind == NameKind.None && s._defaultNsVersion == s._nsVersion && s._defaultNsCount == s._namespaceCount) return s._defaultNs;
+        if (prefix.Kind == NameKind.Letter && s._letterNs is not null)
+        {
+            ref LetterBinding cached = ref s._letterNs[prefix.Offset];
+            if (cached.Version == s._nsVersion && cached.Count == s._namespaceCount && cached.Namespace.Kind != NameKind.None) return cached.Namespace;
+        }
         if (TryResolvePrefix(NameBytes(prefix), out NameRef ns)) return ns;
         if (_s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(prefix)), elementStart);
         return default;
