@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.Unicode;
@@ -343,6 +344,7 @@ public ref partial struct BinaryXmlReader
         or (byte)RecordType.DictionaryText or (byte)RecordType.EmptyText;
 
     /// <summary>Reads an integer record (Zero, One, Int8–Int64, UInt64) as a 64-bit value; false for other records.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly bool TryGetIntegerRecord(out long value, out bool isUInt64Above)
     {
         ReadOnlySpan<byte> p = Payload;
@@ -376,12 +378,41 @@ public ref partial struct BinaryXmlReader
             case RecordType.ZeroText: value = false; return true;
             case RecordType.OneText: value = true; return true;
         }
+        return TryParseBooleanText(out value);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly bool TryParseBooleanText(out bool value)
+    {
         value = false;
         if (!IsTextRecord) return false;
         Span<char> buffer = stackalloc char[TextBufferLength];
         ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
         if (text is "true" or "1") { value = true; return true; }
         return text is "false" or "0";
+    }
+
+    // The typed getters parse text out of line (NoInlining): a character buffer in their own frame makes every call
+    // set up a stack cookie and clear the frame, also for the typed records that never need it.
+
+    /// <summary>A text record's characters parsed as <typeparamref name="T"/> with <paramref name="style"/>; false (and 0) for other records.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly bool TryParseNumberText<T>(System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.INumberBase<T>
+    {
+        value = T.Zero;
+        if (!IsTextRecord) return false;
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        return T.TryParse(GetTextChars(buffer), style, System.Globalization.CultureInfo.InvariantCulture, out value);
+    }
+
+    /// <summary>A text record's characters parsed as an xsd:double (INF, -INF, NaN); false (and 0) for other records.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly bool TryParseDoubleText(out double value)
+    {
+        value = 0;
+        if (!IsTextRecord) return false;
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        return TryParseXmlDouble(GetTextChars(buffer), out value);
     }
 
     private const int TextBufferLength = 128;
@@ -451,10 +482,7 @@ public ref partial struct BinaryXmlReader
     {
         RequireValue();
         if (TryGetIntegerRecord(out value, out bool above)) return !above;
-        Span<char> buffer = stackalloc char[TextBufferLength];
-        if (IsTextRecord) return long.TryParse(GetTextChars(buffer), IntegerStyle, System.Globalization.CultureInfo.InvariantCulture, out value);
-        value = 0;
-        return false;
+        return TryParseNumberText(IntegerStyle, out value);
     }
 
     /// <summary>Reads a 64-bit integer.</summary>
@@ -469,10 +497,7 @@ public ref partial struct BinaryXmlReader
             value = (ulong)l;
             return above || l >= 0;
         }
-        Span<char> buffer = stackalloc char[TextBufferLength];
-        if (IsTextRecord) return ulong.TryParse(GetTextChars(buffer), IntegerStyle, System.Globalization.CultureInfo.InvariantCulture, out value);
-        value = 0;
-        return false;
+        return TryParseNumberText(IntegerStyle, out value);
     }
 
     /// <summary>Reads an unsigned 64-bit integer.</summary>
@@ -496,10 +521,7 @@ public ref partial struct BinaryXmlReader
             value = above ? (double)(ulong)l : l;
             return true;
         }
-        Span<char> buffer = stackalloc char[TextBufferLength];
-        if (IsTextRecord) return TryParseXmlDouble(GetTextChars(buffer), out value);
-        value = 0;
-        return false;
+        return TryParseDoubleText(out value);
     }
 
     /// <summary>Reads a double.</summary>
@@ -516,8 +538,7 @@ public ref partial struct BinaryXmlReader
         }
         if (IsTextRecord)
         {
-            Span<char> buffer = stackalloc char[TextBufferLength];
-            bool parsed = TryParseXmlDouble(GetTextChars(buffer), out double d1);
+            bool parsed = TryParseDoubleText(out double d1);
             value = (float)d1;
             return parsed && (!double.IsFinite(d1) || float.IsFinite(value));
         }
@@ -548,10 +569,7 @@ public ref partial struct BinaryXmlReader
             try { value = (decimal)d; return true; }
             catch (OverflowException) { value = 0; return false; }
         }
-        Span<char> buffer = stackalloc char[TextBufferLength];
-        if (IsTextRecord) return decimal.TryParse(GetTextChars(buffer), IntegerStyle | System.Globalization.NumberStyles.AllowDecimalPoint, System.Globalization.CultureInfo.InvariantCulture, out value);
-        value = 0;
-        return false;
+        return TryParseNumberText(IntegerStyle | System.Globalization.NumberStyles.AllowDecimalPoint, out value);
     }
 
     /// <summary>Reads a decimal.</summary>
@@ -596,15 +614,18 @@ public ref partial struct BinaryXmlReader
     {
         RequireValue();
         if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return BinaryXmlPrimitives.TryReadGuid(Payload, out value);
-        if (IsTextRecord)
-        {
-            Span<char> buffer = stackalloc char[TextBufferLength];
-            ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
-            if (text.StartsWith("urn:uuid:", StringComparison.Ordinal)) text = text[9..];
-            return Guid.TryParse(text, out value);
-        }
+        return TryParseGuidText(out value);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly bool TryParseGuidText(out Guid value)
+    {
         value = default;
-        return false;
+        if (!IsTextRecord) return false;
+        Span<char> buffer = stackalloc char[TextBufferLength];
+        ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
+        if (text.StartsWith("urn:uuid:", StringComparison.Ordinal)) text = text[9..];
+        return Guid.TryParse(text, out value);
     }
 
     /// <summary>Reads a GUID.</summary>
