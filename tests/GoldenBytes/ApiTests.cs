@@ -119,6 +119,36 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Names_compare_by_value_inline_or_dictionary_ascii_or_not_and_allocate_nothing()
+    {
+        string longName = new('\u00e9', 200);   // 400 UTF-8 bytes: past the stack buffer
+        string[] values = ["Envelope", "envelope", "Envelop", "Envelopes", "\u00e9t\u00e9", "\u00e9t\u00e8", "et\u00e9", "\ud83d\ude00", "\ud83d", longName, longName[..199] + "e", ""];
+        var dictionary = new XmlDictionary();
+        foreach (string a in values)
+        {
+            BinaryXmlName inline = new(System.Text.Encoding.UTF8.GetBytes(a));
+            BinaryXmlName fromDictionary = new(0, dictionary.Add(a));
+            foreach (string b in values)
+            {
+                // The lone surrogate "\ud83d" is not valid UTF-16: it equals only itself as a string, no UTF-8 name.
+                bool expected = a == b && a != "\ud83d";
+                byte[] bBytes = System.Text.Encoding.UTF8.GetBytes(b);
+                Assert.True(expected == inline.ValueEquals(b), $"inline '{a}' vs string '{b}'");
+                Assert.True(expected == inline.ValueEquals(new BinaryXmlName(1, dictionary.Add(b))), $"inline '{a}' vs dictionary '{b}'");
+                Assert.True((a == b) == fromDictionary.ValueEquals(b), $"dictionary '{a}' vs string '{b}'");
+                if (b != "\ud83d") Assert.True((a == b) == fromDictionary.ValueEquals(bBytes), $"dictionary '{a}' vs bytes of '{b}'");
+            }
+        }
+        BinaryXmlName name = new("Envelope"u8);
+        XmlDictionaryString other = dictionary.Add("Envelope");
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        bool all = true;
+        for (int i = 0; i < 100; i++) all &= name.ValueEquals("Envelope") && name.ValueEquals(new BinaryXmlName(2, other)) && !name.ValueEquals(longName);
+        Assert.True(all);
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+
+    [Fact]
     public void Reader_exposes_names_namespaces_and_dictionary_ids()
     {
         // <s:Envelope xmlns:s="…soap-envelope"><s:Body a:x="1" xmlns:a="urn:a">text</s:Body></s:Envelope>

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using System.Xml;
 
@@ -41,14 +42,12 @@ public readonly ref struct BinaryXmlName
     /// <summary>Whether the name is empty.</summary>
     public bool IsEmpty => _dictionaryString is null ? _utf8.IsEmpty : _dictionaryString.Value.Length == 0;
 
-    /// <summary>Compares with a string, without allocating for dictionary strings.</summary>
+    /// <summary>Compares with a string, without allocating.</summary>
     public bool ValueEquals(string? value)
     {
         if (value is null) return false;
         if (_dictionaryString is not null) return _dictionaryString.Value == value;
-        if (_utf8.Length < value.Length || _utf8.Length > value.Length * 3) return false;
-        Span<byte> buffer = value.Length <= 128 ? stackalloc byte[value.Length * 3] : new byte[Encoding.UTF8.GetMaxByteCount(value.Length)];
-        return Encoding.UTF8.TryGetBytes(value, buffer, out int n) && buffer[..n].SequenceEqual(_utf8);
+        return Utf8Equals(_utf8, value);
     }
 
     /// <summary>Compares with UTF-8 bytes.</summary>
@@ -63,7 +62,30 @@ public readonly ref struct BinaryXmlName
         return _dictionaryString is null ? ValueEqualsDictionary(_utf8, other._dictionaryString!) : ValueEqualsDictionary(other._utf8, _dictionaryString);
     }
 
-    private static bool ValueEqualsDictionary(ReadOnlySpan<byte> utf8, XmlDictionaryString s) => s.Value == Encoding.UTF8.GetString(utf8);
+    private static bool ValueEqualsDictionary(ReadOnlySpan<byte> utf8, XmlDictionaryString s) => Utf8Equals(utf8, s.Value);
+
+    /// <summary>Whether UTF-8 bytes are the encoding of <paramref name="value"/> (never allocating; names are nearly always ASCII).</summary>
+    private static bool Utf8Equals(ReadOnlySpan<byte> utf8, string value)
+    {
+        if (Ascii.Equals(utf8, value)) return true;
+        // Equal texts are both ASCII or both not.
+        if (Ascii.IsValid(utf8) || Ascii.IsValid(value)) return false;
+        return EncodedEquals(utf8, value);
+
+        static bool EncodedEquals(ReadOnlySpan<byte> utf8, string value)
+        {
+            if (utf8.Length < value.Length || utf8.Length > value.Length * 3) return false;
+            const int StackBytes = 256;
+            byte[]? rented = utf8.Length <= StackBytes ? null : ArrayPool<byte>.Shared.Rent(utf8.Length);
+            Span<byte> buffer = rented ?? stackalloc byte[StackBytes];
+            // A string that is not valid UTF-16 (a lone surrogate) equals no valid UTF-8; one that needs more bytes than
+            // the name has does not fit the buffer: both are unequal.
+            bool equal = System.Text.Unicode.Utf8.FromUtf16(value, buffer[..utf8.Length], out _, out int written, replaceInvalidSequences: false) == OperationStatus.Done
+                && written == utf8.Length && buffer[..written].SequenceEqual(utf8);
+            if (rented is not null) ArrayPool<byte>.Shared.Return(rented);
+            return equal;
+        }
+    }
 
     /// <summary>The name as a string (no allocation for dictionary strings). Invalid UTF-8 becomes U+FFFD here; the reader validates names it hands out.</summary>
     public override string ToString() => _dictionaryString?.Value ?? Encoding.UTF8.GetString(_utf8);
