@@ -287,10 +287,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         if (_attributeIndex >= 0 || _nodeType != XmlNodeType.Element || string.IsNullOrEmpty(localName) || namespaceUri is null) return false;
         ref ElementName names = ref CurrentName;
-        if (names.Namespace != namespaceUri) return false;
-        return names.LocalName is not null
-            ? names.LocalName == localName
-            : InlineNameEquals(names.LocalStart, names.LocalLength, localName) ?? LocalNameOf(ref names) == localName;
+        return names.Namespace == namespaceUri && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
     }
 
     /// <inheritdoc/>

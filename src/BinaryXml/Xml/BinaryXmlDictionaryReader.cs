@@ -3,7 +3,6 @@ using System.Buffers;
 using System.Text;
 using System.Xml;
 
-
 namespace BinaryXml;
 
 /// <summary>
@@ -661,20 +660,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 a.Atomic = 0;
                 continue;
             }
-            NameRef local = r.LocalNameRef;
-            if (local.Kind == NameKind.Dictionary)
-            {
-                BinaryXmlName name = r.LocalName;
-                a.LocalDictionary = name.DictionaryString;
-                a.LocalName = Atomize(name);
-            }
-            else
-            {
-                a.LocalDictionary = null;
-                a.LocalName = null;
-                a.LocalStart = local.Offset;
-                a.LocalLength = local.Length;
-            }
+            SetLocalName(ref r, out a.LocalName, out a.LocalDictionary, out a.LocalStart, out a.LocalLength);
             if (r.HasPrefix)
             {
                 a.Prefix = AtomizePrefix(ref r);
@@ -795,21 +781,30 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
         names.Prefix = AtomizePrefix(ref r);
+        SetLocalName(ref r, out names.LocalName, out names.Local, out names.LocalStart, out names.LocalLength);
+        names.Namespace = AtomizeElementNamespace(ref r, out names.Ns);
+    }
+
+    /// <summary>
+    /// The current token's local name: a dictionary string's atom (and the string), or an inline name's place in the
+    /// input with no atom yet (<paramref name="atom"/> null: atomized when first asked for).
+    /// </summary>
+    private void SetLocalName(ref BinaryXmlReader r, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
+    {
         NameRef local = r.LocalNameRef;
+        start = local.Offset;
+        length = local.Length;
         if (local.Kind == NameKind.Dictionary)
         {
             BinaryXmlName name = r.LocalName;
-            names.Local = name.DictionaryString;
-            names.LocalName = Atomize(name);
+            dictionary = name.DictionaryString;
+            atom = Atomize(name);
         }
         else
         {
-            names.Local = null;
-            names.LocalName = null;
-            names.LocalStart = local.Offset;
-            names.LocalLength = local.Length;
+            dictionary = null;
+            atom = null;
         }
-        names.Namespace = AtomizeElementNamespace(ref r, out names.Ns);
     }
 
     /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
@@ -1098,21 +1093,24 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             Attr a = _attributes[_attributeIndex];
             if (a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace)) return NameEquals("", null, value);
-            return a.LocalName is not null
-                ? NameEquals(a.LocalName, a.LocalDictionary, value)
-                : InlineNameEquals(a.LocalStart, a.LocalLength, value.Value) ?? AttrLocalName(a) == value.Value;
+            return ReferenceEquals(a.LocalDictionary, value) || LocalNameEquals(ref a.LocalName, a.LocalStart, a.LocalLength, value.Value);
         }
         ref ElementName names = ref CurrentName;
-        return names.LocalName is not null
-            ? NameEquals(names.LocalName, names.Local, value)
-            : InlineNameEquals(names.LocalStart, names.LocalLength, value.Value) ?? LocalNameOf(ref names) == value.Value;
+        return ReferenceEquals(names.Local, value) || LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, value.Value);
     }
 
-    /// <summary>Compares an ASCII name in the input with <paramref name="value"/>; null when the name is not ASCII (decode it to compare).</summary>
-    private bool? InlineNameEquals(int start, int length, string value)
+    /// <summary>
+    /// A local name against a string: by its atom when it has one, else an ASCII name compared in the input; a name that
+    /// is not ASCII is atomized (into <paramref name="atom"/>) and compared.
+    /// </summary>
+    private bool LocalNameEquals(ref string? atom, int start, int length, string value)
     {
+        if (atom is not null) return atom == value;
         ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
-        return Ascii.Equals(utf8, value) ? true : Ascii.IsValid(utf8) ? false : null;
+        if (Ascii.Equals(utf8, value)) return true;
+        if (Ascii.IsValid(utf8)) return false;
+        atom = AtomizeInline(start, length);
+        return atom == value;
     }
 
     /// <summary>A name of the current node against a dictionary string: by identity when both are the same dictionary string, else by value.</summary>
