@@ -117,7 +117,7 @@ public sealed class ReaderValidationTests
     [InlineData("element prefix not declared", "5E 01 61 01")]
     [InlineData("attribute prefix not declared", "40 01 61 05 01 70 01 78 A8 01")]
     [InlineData("duplicate attribute", "40 01 61 04 01 78 A8 04 01 78 A8 01")]
-    [InlineData("duplicate attribute through two prefixes", "40 01 61 09 01 70 01 75 09 01 71 01 75 26 01 78 A8 34 01 78 A8 01")]
+    [InlineData("duplicate attribute through two prefixes", "40 01 61 09 01 70 01 75 09 01 71 01 75 35 01 78 A8 36 01 78 A8 01")]
     [InlineData("duplicate xmlns prefix", "40 01 61 09 01 70 01 78 09 01 70 01 79 01")]
     [InlineData("prefix bound to the empty namespace", "40 01 61 09 01 70 00 01")]
     [InlineData("xml prefix rebound", "40 01 61 09 03 78 6D 6C 01 78 01")]
@@ -131,6 +131,31 @@ public sealed class ReaderValidationTests
         Assert.Contains("byte offset", e.Message);
         Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data));
         _ = what;
+    }
+
+    [Fact]
+    public void Attributes_of_one_local_name_are_duplicates_only_in_one_namespace()
+    {
+        // xmlns:p="u" xmlns:q="u" p:x="" q:x="": one namespace through two prefixes, rejected by both readers as a
+        // duplicate; with xmlns:q="v" the two are distinct, accepted by both, each attribute in its own namespace.
+        byte[] duplicate = Hex.Parse("40 01 61 09 01 70 01 75 09 01 71 01 75 35 01 78 A8 36 01 78 A8 01");
+        Assert.Contains("Duplicate attribute", Assert.Throws<BinaryXmlException>(() => ReadAll(duplicate)).Message);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(duplicate));
+        byte[] distinct = Hex.Parse("40 01 61 09 01 70 01 75 09 01 71 01 76 35 01 78 A8 36 01 78 A8 01");
+        ReadAllInBox(distinct);
+        var r = new BinaryXmlReader(distinct);
+        var attributes = new List<string>();
+        while (r.Read())
+        {
+            if (r.TokenType == BinaryXmlTokenType.Attribute) attributes.Add($"{r.Prefix.ToString()}:{r.LocalName.ToString()}={r.NamespaceUri.ToString()}");
+        }
+        r.Dispose();
+        Assert.Equal(["p:x=u", "q:x=v"], attributes);
+        using var adapter = BinaryXmlDictionaryReader.Create(distinct, 0, distinct.Length, null, XmlDictionaryReaderQuotas.Max);
+        adapter.Read();
+        Assert.Equal("", adapter.GetAttribute("x", "v"));
+        Assert.True(adapter.MoveToAttribute("x", "u"));
+        Assert.Equal("p", adapter.Prefix);
     }
 
     [Fact]

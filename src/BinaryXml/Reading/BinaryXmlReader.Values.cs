@@ -144,8 +144,8 @@ public ref partial struct BinaryXmlReader
                 case BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement or BinaryXmlTokenType.ArrayData:
                     return GetName(ElementNamespace);
                 case BinaryXmlTokenType.Attribute:
-                    if (_s._prefix.Kind == NameKind.None) return default;
-                    return TryResolvePrefix(NameBytes(_s._prefix), out NameRef ns) ? GetName(ns) : default;
+                    // Resolved with the start tag (none for an attribute without prefix, or with an unbound one).
+                    return _s._prefix.Kind == NameKind.None ? default : GetName(_s._nsValue);
                 default:
                     return default;
             }

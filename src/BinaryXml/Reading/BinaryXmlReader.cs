@@ -538,20 +538,15 @@ public ref partial struct BinaryXmlReader
             ReadOnlySpan<byte> p = NameBytes(attribute.Prefix);
             NameRef ns = default;
             if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(p), record);
+            // Kept for the attribute's token (NamespaceUri) and for the duplicate checks of the attributes after it.
+            attribute.Namespace = ns;
             for (int j = 0; j < i; j++)
             {
                 ref AttributeRecord other = ref s._attributes[j];
                 if (other.IsXmlns) continue;
                 if (!GetName(local).ValueEquals(GetName(other.LocalName))) continue;
-                ReadOnlySpan<byte> op = NameBytes(other.Prefix);
-                NameRef otherNs = default;
-                if (!op.IsEmpty) TryResolvePrefix(op, out otherNs);
-                bool sameNs = (p.IsEmpty, op.IsEmpty) switch
-                {
-                    (true, true) => true,
-                    (false, false) => NamespaceEquals(ns, otherNs),
-                    _ => false,
-                };
+                bool prefixed = !p.IsEmpty;
+                bool sameNs = prefixed == (other.Prefix.Kind != NameKind.None) && (!prefixed || NamespaceEquals(ns, other.Namespace));
                 if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", record);
             }
         }

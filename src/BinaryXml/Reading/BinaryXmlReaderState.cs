@@ -47,7 +47,7 @@ internal sealed class ReaderState
     internal byte _recordType;
     internal NameRef _prefix;
     internal NameRef _localName;
-    internal NameRef _nsValue;          // NamespaceDeclaration: the declared namespace
+    internal NameRef _nsValue;          // NamespaceDeclaration: the declared namespace; Attribute: its prefix's namespace
     internal byte _valueType;           // the value's text record type (even form), 0 when none
     internal int _valueStart;
     internal int _valueLength;
@@ -171,8 +171,9 @@ internal struct NamespaceBinding
 
 /// <summary>
 /// An attribute or xmlns record of the current start tag, parsed (and validated) once by the start tag's scan.
-/// <see cref="Namespace"/> is the declared namespace of an xmlns record; <see cref="ValueStart"/> the offset of
-/// another attribute's value record.
+/// <see cref="Namespace"/> is the declared namespace of an xmlns record, and the namespace of another attribute's
+/// prefix (resolved by the start tag's check; none without a prefix); <see cref="ValueStart"/> the offset of another
+/// attribute's value record.
 /// </summary>
 internal struct AttributeRecord
 {
