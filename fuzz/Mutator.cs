@@ -206,6 +206,11 @@ internal static class Leniency
             // Ours is stricter: payloads .NET reinterprets without checking.
             if (b.Reason.Contains("not a valid decimal", StringComparison.Ordinal) || b.Reason.Contains("DecimalText value", StringComparison.Ordinal)) return "decimal-flags";
         }
+        // .NET's reader cannot convert a QNameDictionaryText list item to join the list (its ValueHandle.ToObject
+        // fails); ours renders it as MC-NBFX says (DictionaryReaderContractTests.A_qualified_name_in_a_list_is_read_where_the_in_box_reader_fails).
+        if (inBox is InvalidOperationException && ours is null && inBox.StackTrace?.Contains("ValueHandle.ToObject", StringComparison.Ordinal) == true
+            && inBox.StackTrace.Contains("GetList", StringComparison.Ordinal))
+            return "qname-in-list";
         return null;
     }
 }

@@ -580,6 +580,31 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void A_qualified_name_in_a_list_is_read_where_the_in_box_reader_fails()
+    {
+        // A difference, pinned (found by the fuzzer's differential): MC-NBFX lets a list hold any text record, a
+        // QNameDictionaryText included, rendered "letter:local". .NET's reader converts each list item to an object
+        // to join them and has no conversion for a qualified name: Value fails with InvalidOperationException (its
+        // ValueHandle.ToObject), for an attribute's list and a content list alike. Ours reads the list as rendered.
+        // <a x="1 b:mustUnderstand">1 b:mustUnderstand</a>, "mustUnderstand" being MC-NBFS id 0.
+        byte[] data = Hex.Parse("40 01 61 04 01 78 A4 82 BC 01 00 A6 A4 82 BC 01 00 A6 01");
+        using (XmlDictionaryReader inBox = Create("in-box", data, NbfsDictionary.Instance))
+        {
+            inBox.Read();
+            Assert.Throws<InvalidOperationException>(() => inBox.GetAttribute("x"));
+            inBox.Read();
+            Assert.Equal(XmlNodeType.Text, inBox.NodeType);
+            Assert.Throws<InvalidOperationException>(() => inBox.Value);
+        }
+        using XmlDictionaryReader ours = Create("BinaryXml", data, NbfsDictionary.Instance);
+        ours.Read();
+        Assert.Equal("1 b:mustUnderstand", ours.GetAttribute("x"));
+        ours.Read();
+        Assert.Equal(XmlNodeType.Text, ours.NodeType);
+        Assert.Equal("1 b:mustUnderstand", ours.Value);
+    }
+
+    [Fact]
     public void MoveToContent_differs_from_in_box_where_in_box_depends_on_what_was_read()
     {
         // Two in-box outcomes that depend on history, not on the node: a QNameDictionaryText (never whitespace) is passed
