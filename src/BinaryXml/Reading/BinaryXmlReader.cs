@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Text;
 using System.Xml;
 
@@ -555,14 +556,9 @@ public ref partial struct BinaryXmlReader
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
     {
-        // Most elements have no prefix or a letter prefix, whose answers are kept (TryResolvePrefix): read them here.
-        ReaderState s = _s;
-        if (prefix.Kind == NameKind.None && s._defaultNsVersion == s._nsVersion && s._defaultNsCount == s._namespaceCount) return s._defaultNs;
-        if (prefix.Kind == NameKind.Letter && s._letterNs is not null)
-        {
-            ref LetterBinding cached = ref s._letterNs[prefix.Offset];
-            if (cached.Version == s._nsVersion && cached.Count == s._namespaceCount && cached.Namespace.Kind != NameKind.None) return cached.Namespace;
-        }
+        // Most elements have no prefix or a letter prefix, whose answers are kept: read them without the prefix's bytes.
+        int letter = prefix.Kind switch { NameKind.None => -1, NameKind.Letter => prefix.Offset, _ => 26 };
+        if (letter < 26 && TryKeptNamespace(letter, out NameRef kept)) return kept;
         if (TryResolvePrefix(NameBytes(prefix), out NameRef ns)) return ns;
         if (_s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(prefix)), elementStart);
         return default;
@@ -600,23 +596,8 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
     {
         ReaderState s = _s;
-        // The default namespace is resolved for most elements: the answer is kept until a declaration is added or the
-        // declarations in scope change.
-        if (prefix.IsEmpty && s._defaultNsVersion == s._nsVersion && s._defaultNsCount == s._namespaceCount)
-        {
-            ns = s._defaultNs;
-            return true;
-        }
-        int letter = prefix.Length == 1 ? prefix[0] - 'a' : -1;
-        if ((uint)letter < 26 && s._letterNs is not null)
-        {
-            ref LetterBinding cached = ref s._letterNs[letter];
-            if (cached.Version == s._nsVersion && cached.Count == s._namespaceCount && cached.Namespace.Kind != NameKind.None)
-            {
-                ns = cached.Namespace;
-                return true;
-            }
-        }
+        int letter = prefix.IsEmpty ? -1 : prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26 ? prefix[0] - 'a' : 26;
+        if (letter < 26 && TryKeptNamespace(letter, out ns)) return true;
         for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
             ref NamespaceBinding binding = ref s._namespaces![i];
@@ -624,7 +605,7 @@ public ref partial struct BinaryXmlReader
             {
                 ns = binding.Namespace;
                 if (prefix.IsEmpty) CacheDefaultNamespace(ns);
-                else if ((uint)letter < 26 && ns.Kind != NameKind.None) CacheLetterNamespace(letter, ns);
+                else if (letter < 26 && ns.Kind != NameKind.None) CacheLetterNamespace(letter, ns);
                 return true;
             }
         }
@@ -640,6 +621,30 @@ public ref partial struct BinaryXmlReader
             return true;
         }
         return false;
+    }
+
+    /// <summary>
+    /// The kept answer for the empty prefix (<paramref name="letter"/> -1) or a one-letter prefix (0–25): the default
+    /// namespace is resolved for most elements, a letter prefix for most prefixed ones, and each answer is kept until a
+    /// declaration is added or the declarations in scope change. False when no valid answer is kept.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly bool TryKeptNamespace(int letter, out NameRef ns)
+    {
+        ReaderState s = _s;
+        if (letter < 0)
+        {
+            ns = s._defaultNs;
+            return s._defaultNsVersion == s._nsVersion && s._defaultNsCount == s._namespaceCount;
+        }
+        if (s._letterNs is null)
+        {
+            ns = default;
+            return false;
+        }
+        ref LetterBinding cached = ref s._letterNs[letter];
+        ns = cached.Namespace;
+        return cached.Version == s._nsVersion && cached.Count == s._namespaceCount && ns.Kind != NameKind.None;
     }
 
     private readonly void CacheLetterNamespace(int letter, NameRef ns)

@@ -814,7 +814,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return prefix.Kind switch
         {
             NameKind.None => "",
-            NameKind.Letter => s_fixedNames[FirstLetterName + prefix.Offset],
+            NameKind.Letter => LetterName((uint)prefix.Offset)!,
             _ => Atomize(r.Prefix),
         };
     }
@@ -892,13 +892,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Atomizes an inline name; <paramref name="offset"/> is where the input is (for a quota failure).</summary>
     private string AtomizeUtf8(ReadOnlySpan<byte> utf8, int offset)
     {
-        if (utf8.Length <= 1)
-        {
-            if (utf8.IsEmpty) return "";
-            // A one-letter name (every prefix of a PrefixElement or PrefixAttribute record) is one of the fixed names.
-            uint letter = (uint)(utf8[0] - 'a');
-            if (letter < 26) return s_fixedNames[FirstLetterName + (int)letter];
-        }
+        if (utf8.IsEmpty) return "";
+        // A one-letter name (every prefix of a PrefixElement or PrefixAttribute record) is one of the fixed names.
+        if (utf8.Length == 1 && LetterName((uint)(utf8[0] - 'a')) is string letterName) return letterName;
         // Names repeat: a small cache of recent ASCII names, compared byte to char, saves the decode and the lookup.
         // Two ways per set: a name is looked for at its slot and the slot's pair; a new one takes the slot and moves
         // the slot's name to the pair (the older of the two is dropped).
@@ -947,14 +943,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private const int FirstLetterName = 4;
 
+    /// <summary>The fixed name of the letter 'a' + <paramref name="letter"/>, or null past 'z'.</summary>
+    private static string? LetterName(uint letter) => letter < 26 ? s_fixedNames[FirstLetterName + (int)letter] : null;
+
     /// <summary>The fixed name equal to <paramref name="s"/>, or null.</summary>
     private static string? FixedName(string s)
     {
         switch (s.Length)
         {
             case 1:
-                uint letter = (uint)(s[0] - 'a');
-                return letter < 26 ? s_fixedNames[FirstLetterName + (int)letter] : null;
+                return LetterName((uint)(s[0] - 'a'));
             case 3 or 5 or 29 or 36:
                 for (int i = 0; i < FirstLetterName; i++)
                 {
