@@ -190,4 +190,114 @@ public sealed class DictionaryWriterContractTests
         Same(w => { w.WriteProcessingInstruction("xml", "version=\"1.0\""); w.WriteElementString("a", "x"); });
         Same(w => { w.WriteStartElement("a"); w.WriteName("n"); w.WriteEndElement(); });
     }
+
+    /// <summary>
+    /// Generated prefixes after a–z are taken are dNpM, M counted per element: a sibling at the same depth starts
+    /// again at 0, a nested element has its own counter, and the parent's counter is not disturbed by its children.
+    /// </summary>
+    [Fact]
+    public void Generated_dNpM_prefixes_count_per_element_as_in_box()
+    {
+        (string hex, _) = Same(w =>
+        {
+            w.WriteStartElement("root");
+            for (char c = 'a'; c <= 'z'; c++) w.WriteAttributeString("xmlns", c.ToString(), null, "urn:letter:" + c);
+            for (int sibling = 0; sibling < 3; sibling++)
+            {
+                w.WriteStartElement("child");
+                w.WriteAttributeString("x", "urn:one:" + sibling, "1");
+                w.WriteAttributeString("y", "urn:two:" + sibling, "2");
+                w.WriteStartElement("inner");
+                w.WriteAttributeString("z", "urn:three:" + sibling, "3");
+                w.WriteStartElement("plain");
+                w.WriteEndElement();
+                w.WriteEndElement();
+                w.WriteStartElement("inner");
+                w.WriteAttributeString("z", "urn:four:" + sibling, "4");
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        });
+        Assert.Contains(Hex.Format("d2p1"u8.ToArray()), hex, StringComparison.Ordinal);
+        Assert.Contains(Hex.Format("d3p0"u8.ToArray()), hex, StringComparison.Ordinal);
+        Assert.DoesNotContain(Hex.Format("d2p2"u8.ToArray()), hex, StringComparison.Ordinal);
+        Assert.DoesNotContain(Hex.Format("d3p1"u8.ToArray()), hex, StringComparison.Ordinal);
+    }
+
+    /// <summary>xml:lang and xml:space scopes end with their element; a sibling and the parent see the outer values.</summary>
+    [Fact]
+    public void Xml_lang_and_space_scopes_end_with_their_element_as_in_box()
+    {
+        foreach (string factory in new[] { "in-box", "BinaryXml" })
+        {
+            var trace = new List<string>();
+            var stream = new MemoryStream();
+            XmlDictionaryWriter w = Create(factory, stream);
+            w.WriteStartElement("root");
+            w.WriteAttributeString("xml", "lang", null, "fr");
+            w.WriteStartElement("a");
+            w.WriteAttributeString("xml", "space", null, "preserve");
+            w.WriteStartElement("b");
+            w.WriteAttributeString("xml", "lang", null, "de");
+            w.WriteString("x");
+            trace.Add($"{w.XmlLang} {w.XmlSpace}");
+            w.WriteEndElement();
+            trace.Add($"{w.XmlLang} {w.XmlSpace}");
+            w.WriteEndElement();
+            trace.Add($"{w.XmlLang} {w.XmlSpace}");
+            w.WriteStartElement("c");
+            trace.Add($"{w.XmlLang} {w.XmlSpace}");
+            w.WriteEndElement();
+            w.WriteEndElement();
+            trace.Add($"{w.XmlLang ?? "null"} {w.XmlSpace}");
+            Assert.Equal(["de Preserve", "fr Preserve", "fr None", "fr None", "null None"], trace);
+        }
+        Same(w =>
+        {
+            w.WriteStartElement("root");
+            w.WriteAttributeString("xml", "lang", null, "fr");
+            w.WriteStartElement("a");
+            w.WriteAttributeString("xml", "space", null, "preserve");
+            w.WriteElementString("b", "x");
+            w.WriteEndElement();
+            w.WriteElementString("c", "y");
+            w.WriteEndElement();
+        });
+    }
+
+    /// <summary>A writer reset inside an element with generated prefixes starts the next document with fresh counters.</summary>
+    [Fact]
+    public void Reset_inside_a_declaring_element_starts_the_next_document_afresh()
+    {
+        static void Document(BinaryXmlWriter w)
+        {
+            w.WriteStartElement("root");
+            for (char c = 'a'; c <= 'z'; c++) w.WriteXmlnsAttribute(c.ToString(), "urn:letter:" + c);
+            w.WriteAttributeString(null, "x", "urn:x", "1");
+            w.WriteAttributeString(null, "y", "urn:y", "2");
+            w.WriteAttributeString("xml", "lang", null, "fr");
+        }
+        var first = new System.Buffers.ArrayBufferWriter<byte>();
+        var writer = new BinaryXmlWriter(first);
+        Document(writer);
+        var second = new System.Buffers.ArrayBufferWriter<byte>();
+        writer.Reset(second);
+        Assert.Null(writer.XmlLang);
+        Assert.Equal(0, writer.CurrentDepth);
+        Document(writer);
+        writer.WriteEndElement();
+        writer.Flush();
+        var expected = new MemoryStream();
+        using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected))
+        {
+            inBox.WriteStartElement("root");
+            for (char c = 'a'; c <= 'z'; c++) inBox.WriteXmlnsAttribute(c.ToString(), "urn:letter:" + c);
+            inBox.WriteAttributeString(null, "x", "urn:x", "1");
+            inBox.WriteAttributeString(null, "y", "urn:y", "2");
+            inBox.WriteAttributeString("xml", "lang", null, "fr");
+            inBox.WriteEndElement();
+        }
+        Assert.Equal(Hex.Format(expected.ToArray()), Hex.Format(second.WrittenSpan.ToArray()));
+    }
 }

@@ -112,7 +112,7 @@ public sealed partial class BinaryXmlWriter
         if (count == 0) return false;
         FlushBase64();
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
-        if (_documentState == DocumentState.Document && count > 1 && _depth == 0) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
+        if (_documentState == DocumentState.Document && count > 1 && _nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
         if (_writeState == WriteState.Attribute) ThrowHelper.ThrowInvalidOperation("WriteStartElement cannot be called while the writer is in the Attribute state.");
         AutoComplete(WriteState.Content);
         WriteNode(RecordType.Array);

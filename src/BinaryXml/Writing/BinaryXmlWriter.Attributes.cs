@@ -271,10 +271,15 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowInvalidOperation("A prefix cannot be generated while the writer is in the {0} state.", _writeState);
         string? prefix = _nsMgr.AddGeneratedNamespace(ns, xNs);
         if (prefix is not null) return prefix;
+        int depth = _nsMgr.Depth;
+        ref int[] prefixIds = ref _scratch!.PrefixIds;
+        if (depth >= prefixIds.Length) Array.Resize(ref prefixIds, Math.Max(prefixIds.Length * 2, depth + 1));
+        // The counter is reset when this element ends (even if the declaration below fails).
+        _nsMgr.MarkScopeWork();
         while (true)
         {
-            int id = _scratch!.PrefixIds[_depth]++;
-            prefix = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"d{_depth}p{id}");
+            int id = prefixIds[depth]++;
+            prefix = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"d{depth}p{id}");
             if (_nsMgr.LookupNamespace(prefix) is null)
             {
                 _nsMgr.AddNamespace(prefix, ns, xNs);

@@ -9,14 +9,13 @@ public sealed partial class BinaryXmlWriter
     private NamespaceManager _nsMgr;
     private WriteState _writeState;
     private DocumentState _documentState;
-    private int _depth;
 
     private void ResetXmlState()
     {
         _writeState = WriteState.Start;
         _documentState = DocumentState.None;
-        _depth = 0;
         _nsMgr.Clear();
+        Array.Clear(_scratch!.PrefixIds);
         _inList = false;
         ResetAttributeState();
         _trailByteCount = 0;
@@ -29,7 +28,7 @@ public sealed partial class BinaryXmlWriter
     public XmlSpace XmlSpace => _scratch is null ? XmlSpace.None : _nsMgr.XmlSpace;
 
     /// <summary>The number of open elements.</summary>
-    public int CurrentDepth => _depth;
+    public int CurrentDepth => _nsMgr.Depth;
 
     /// <summary>
     /// The prefix the last element, attribute, xmlns declaration or qualified name was written with, after
@@ -87,7 +86,7 @@ public sealed partial class BinaryXmlWriter
     private void FinishDocument()
     {
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
-        while (_depth > 0) WriteEndElement();
+        while (_nsMgr.Depth > 0) WriteEndElement();
     }
 
     /// <summary>Starts an element with no prefix in the current default namespace.</summary>
@@ -193,20 +192,22 @@ public sealed partial class BinaryXmlWriter
         Resolved(prefix);
     }
 
-    private void EnterScope()
-    {
-        _nsMgr.EnterScope();
-        _depth++;
-        int[] prefixIds = _scratch!.PrefixIds;
-        if (_depth == prefixIds.Length) Array.Resize(ref _scratch.PrefixIds, prefixIds.Length * 2);
-        _scratch.PrefixIds[_depth] = 0;
-    }
+    private void EnterScope() => _nsMgr.EnterScope();
 
     private void ExitScope()
     {
-        _depth--;
-        if (_depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
-        _nsMgr.ExitScope();
+        // Most elements declare nothing and set no xml:lang or xml:space.
+        if (_nsMgr.HasScopeWork) ExitDeclaringScope();
+        else _nsMgr.Depth--;
+        if (_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+    }
+
+    private void ExitDeclaringScope()
+    {
+        // Generated prefixes (dNpM) are always declared, so only a declaring element has a prefix counter to reset.
+        int[] prefixIds = _scratch!.PrefixIds;
+        if (_nsMgr.Depth < prefixIds.Length) prefixIds[_nsMgr.Depth] = 0;
+        _nsMgr.ExitDeclaringScope();
     }
 
     /// <summary>
@@ -216,7 +217,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteEndElement()
     {
         ThrowIfClosed();
-        if (_depth == 0) ThrowHelper.ThrowInvalidOperation("WriteEndElement cannot be called at depth 0.");
+        if (_nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("WriteEndElement cannot be called at depth 0.");
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         FlushBase64();
         if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
@@ -283,12 +284,12 @@ public sealed partial class BinaryXmlWriter
     private void StartContent()
     {
         FlushElement();
-        if (_depth == 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
+        if (_nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
     }
 
     private void StartContent(ReadOnlySpan<char> text)
     {
         FlushElement();
-        if (_depth == 0 && text.IndexOfAnyExcept(" \t\r\n") >= 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
+        if (_nsMgr.Depth == 0 && text.IndexOfAnyExcept(" \t\r\n") >= 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
     }
 }

@@ -120,7 +120,7 @@ public sealed partial class BinaryXmlWriter
             return;
         }
         FlushElement();
-        if (_depth == 0 && utf8.IndexOfAnyExcept(" \t\r\n"u8) >= 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
+        if (_nsMgr.Depth == 0 && utf8.IndexOfAnyExcept(" \t\r\n"u8) >= 0) ThrowHelper.ThrowInvalidOperation("Text cannot be written outside the root element.");
         WriteUtf8TextNode(utf8);
     }
 

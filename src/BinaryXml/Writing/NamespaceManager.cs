@@ -14,15 +14,25 @@ public sealed partial class BinaryXmlWriter
     /// the default binding of "" to ""), searched newest first, with a one-entry cache of the last lookup, and
     /// xml:lang / xml:space scopes. Arrays grow by doubling and are reused, so steady state does not allocate.
     /// </summary>
-    private sealed class NamespaceManager
+    /// <remarks>
+    /// A struct held in the writer's own fields (and handed from a closed writer to the next in its scratch): the
+    /// element depth and the depth of the newest declaration are then plain fields of the writer, and an element that
+    /// declares nothing costs one compare when it opens its content and when it ends.
+    /// </remarks>
+    private struct NamespaceManager
     {
         private static readonly string[] s_letters =
             ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"];
 
         private Declaration[] _ns = new Declaration[8];
         private int _count;
-        private int _depth;
         private int _last = -1;
+
+        /// <summary>The number of open elements (the writer's depth).</summary>
+        public int Depth;
+
+        /// <summary>The depth of the newest namespace declaration or xml:lang / xml:space scope (0: none).</summary>
+        private int _topDepth;
         private XmlScope[] _xmlScopes = new XmlScope[2];
         private int _xmlScopeCount;
 
@@ -54,9 +64,10 @@ public sealed partial class BinaryXmlWriter
         public void Clear()
         {
             // A document whose elements were all closed leaves only the default binding and no xml: scope.
-            if (_count == 1 && _xmlScopeCount == 0 && _depth == 0)
+            if (_count == 1 && _xmlScopeCount == 0 && Depth == 0)
             {
                 _last = -1;
+                _topDepth = 0;
                 XmlLang = null;
                 XmlSpace = XmlSpace.None;
                 return;
@@ -64,7 +75,8 @@ public sealed partial class BinaryXmlWriter
             Array.Clear(_ns, 0, _count);
             _ns[0] = new Declaration { Prefix = string.Empty, Uri = string.Empty, Depth = 0 };
             _count = 1;
-            _depth = 0;
+            Depth = 0;
+            _topDepth = 0;
             _last = -1;
             Array.Clear(_xmlScopes, 0, _xmlScopeCount);
             _xmlScopeCount = 0;
@@ -72,42 +84,38 @@ public sealed partial class BinaryXmlWriter
             XmlSpace = XmlSpace.None;
         }
 
-        public void EnterScope() => _depth++;
+        public void EnterScope() => Depth++;
 
-        /// <summary>Whether a declaration was made on the current element (its xmlns records are still to write).</summary>
-        private bool HasDeclarationsInScope
+        /// <summary>
+        /// Whether the current element declared a namespace or set xml:lang / xml:space (its xmlns records are still
+        /// to write while its start tag is open; its scope has something to undo when it ends).
+        /// </summary>
+        public readonly bool HasScopeWork
         {
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
-            get => _count > 0 && _ns[_count - 1].Depth == _depth;
+            get => _topDepth == Depth;
         }
 
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public void ExitScope()
-        {
-            // Most elements declare nothing and set no xml:lang or xml:space.
-            if (!HasDeclarationsInScope && (_xmlScopeCount == 0 || _xmlScopes[_xmlScopeCount - 1].Depth != _depth))
-            {
-                _depth--;
-                return;
-            }
-            ExitDeclaringScope();
-        }
+        /// <summary>Makes the end of the current element take the declaring path (it has a prefix counter to reset).</summary>
+        public void MarkScopeWork() => _topDepth = Depth;
 
-        private void ExitDeclaringScope()
+        /// <summary>Ends the current element's scope when <see cref="HasScopeWork"/>: its declarations and xml: scopes go.</summary>
+        public void ExitDeclaringScope()
         {
-            while (_count > 0 && _ns[_count - 1].Depth == _depth)
+            while (_count > 1 && _ns[_count - 1].Depth == Depth)
             {
                 if (_last == _count - 1) _last = -1;
                 _ns[--_count] = default;
             }
-            while (_xmlScopeCount > 0 && _xmlScopes[_xmlScopeCount - 1].Depth == _depth)
+            while (_xmlScopeCount > 0 && _xmlScopes[_xmlScopeCount - 1].Depth == Depth)
             {
                 ref XmlScope scope = ref _xmlScopes[--_xmlScopeCount];
                 XmlSpace = scope.Space;
                 XmlLang = scope.Lang;
                 scope = default;
             }
-            _depth--;
+            _topDepth = Math.Max(_ns[_count - 1].Depth, _xmlScopeCount > 0 ? _xmlScopes[_xmlScopeCount - 1].Depth : 0);
+            Depth--;
         }
 
         /// <summary>Writes an xmlns record for every declaration made on the current element, in declaration order.</summary>
@@ -115,13 +123,13 @@ public sealed partial class BinaryXmlWriter
         public void DeclareNamespaces(BinaryXmlWriter writer)
         {
             // Most elements declare nothing.
-            if (HasDeclarationsInScope) WriteDeclarations(writer);
+            if (HasScopeWork) WriteDeclarations(writer);
         }
 
-        private void WriteDeclarations(BinaryXmlWriter writer)
+        private readonly void WriteDeclarations(BinaryXmlWriter writer)
         {
             int i = _count;
-            while (i > 0 && _ns[i - 1].Depth == _depth) i--;
+            while (i > 0 && _ns[i - 1].Depth == Depth) i--;
             for (; i < _count; i++)
             {
                 ref Declaration d = ref _ns[i];
@@ -145,7 +153,8 @@ public sealed partial class BinaryXmlWriter
         private void PushXmlScope()
         {
             if (_xmlScopeCount == _xmlScopes.Length) Array.Resize(ref _xmlScopes, _xmlScopeCount * 2);
-            _xmlScopes[_xmlScopeCount++] = new XmlScope { Lang = XmlLang, Space = XmlSpace, Depth = _depth };
+            _xmlScopes[_xmlScopeCount++] = new XmlScope { Lang = XmlLang, Space = XmlSpace, Depth = Depth };
+            _topDepth = Depth;
         }
 
         /// <summary>Binds a generated prefix: the first of a–z that no declaration in scope uses; null when all are taken.</summary>
@@ -185,7 +194,7 @@ public sealed partial class BinaryXmlWriter
                 if (prefix == "xmlns" && uri == XmlnsNamespace) return;
                 throw new ArgumentException("Prefixes beginning with \"xml\" (regardless of casing) are reserved for use by XML.", nameof(prefix));
             }
-            for (int i = _count - 1; i >= 0 && _ns[i].Depth == _depth; i--)
+            for (int i = _count - 1; i >= 0 && _ns[i].Depth == Depth; i--)
             {
                 if (_ns[i].Prefix == prefix)
                 {
@@ -206,8 +215,9 @@ public sealed partial class BinaryXmlWriter
                 PrefixChar = prefix.Length == 1 ? prefix[0] : '\0',
                 Uri = uri,
                 UriDictionaryString = uriDictionaryString,
-                Depth = _depth,
+                Depth = Depth,
             };
+            _topDepth = Depth;
             _last = -1;
         }
 
