@@ -59,18 +59,18 @@ public sealed partial class BinaryXmlWriter
         }
         if (prefix.Length == 0)
         {
-            WriteNode(RecordType.ShortDictionaryAttribute);
+            WriteNodeWithId(RecordType.ShortDictionaryAttribute, key);
         }
         else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
         {
-            WriteNode(LetterRecord(RecordType.PrefixDictionaryAttributeA, prefix[0]));
+            WriteNodeWithId(LetterRecord(RecordType.PrefixDictionaryAttributeA, prefix[0]), key);
         }
         else
         {
             WriteNode(RecordType.DictionaryAttribute);
             WriteName(prefix);
+            WriteMultiByteInt31(key);
         }
-        WriteMultiByteInt31(key);
         _inAttribute = true;
         _wroteAttributeValue = false;
     }
@@ -79,18 +79,18 @@ public sealed partial class BinaryXmlWriter
     {
         if (prefix.Length == 0)
         {
-            WriteNode(RecordType.ShortAttribute);
+            WriteNodeWithName(RecordType.ShortAttribute, localName);
         }
         else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
         {
-            WriteNode(LetterRecord(RecordType.PrefixAttributeA, prefix[0]));
+            WriteNodeWithName(LetterRecord(RecordType.PrefixAttributeA, prefix[0]), localName);
         }
         else
         {
             WriteNode(RecordType.Attribute);
             WriteName(prefix);
+            WriteName(localName);
         }
-        WriteName(localName);
         _inAttribute = true;
         _wroteAttributeValue = false;
     }

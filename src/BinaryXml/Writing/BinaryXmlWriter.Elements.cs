@@ -121,18 +121,18 @@ public sealed partial class BinaryXmlWriter
         {
             if (prefix.Length == 0)
             {
-                WriteNode(RecordType.ShortDictionaryElement);
+                WriteNodeWithId(RecordType.ShortDictionaryElement, key);
             }
             else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
             {
-                WriteNode(LetterRecord(RecordType.PrefixDictionaryElementA, prefix[0]));
+                WriteNodeWithId(LetterRecord(RecordType.PrefixDictionaryElementA, prefix[0]), key);
             }
             else
             {
                 WriteNode(RecordType.DictionaryElement);
                 WriteName(prefix);
+                WriteMultiByteInt31(key);
             }
-            WriteMultiByteInt31(key);
         }
         else
         {
@@ -144,18 +144,18 @@ public sealed partial class BinaryXmlWriter
     {
         if (prefix.Length == 0)
         {
-            WriteNode(RecordType.ShortElement);
+            WriteNodeWithName(RecordType.ShortElement, localName);
         }
         else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
         {
-            WriteNode(LetterRecord(RecordType.PrefixElementA, prefix[0]));
+            WriteNodeWithName(LetterRecord(RecordType.PrefixElementA, prefix[0]), localName);
         }
         else
         {
             WriteNode(RecordType.Element);
             WriteName(prefix);
+            WriteName(localName);
         }
-        WriteName(localName);
     }
 
     private void StartElement([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
@@ -197,9 +197,15 @@ public sealed partial class BinaryXmlWriter
     private void ExitScope()
     {
         // Most elements declare nothing and set no xml:lang or xml:space.
-        if (_nsMgr.HasScopeWork) ExitDeclaringScope();
-        else _nsMgr.Depth--;
-        if (_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        if (_nsMgr.HasScopeWork)
+        {
+            ExitDeclaringScope();
+            if (_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+            return;
+        }
+        int depth = _nsMgr.Depth - 1;
+        _nsMgr.Depth = depth;
+        if (depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
     }
 
     private void ExitDeclaringScope()

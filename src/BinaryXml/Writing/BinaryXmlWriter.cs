@@ -245,11 +245,53 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Writes a one-byte non-text record type and forgets the last text record.</summary>
     private void WriteNode(RecordType type)
     {
-        _model.WriteByte();
-        GetSpan(1)[0] = (byte)type;
+        BeginNode(type, 0);
         _pending++;
+    }
+
+    /// <summary>
+    /// Starts a non-text record: models .NET's <c>WriteByte</c> of the type and then the reservation of
+    /// <paramref name="payloadReservation"/> bytes for what follows, forgets the last text record, writes the type byte
+    /// and returns the space after it. The caller adds <c>1 + written</c> to <see cref="_pending"/> and advances the
+    /// model by <c>written</c>. One buffer request for the record and its name or id instead of two.
+    /// </summary>
+    private Span<byte> BeginNode(RecordType type, int payloadReservation)
+    {
+        _model.WriteByte();
+        _model.Reserve(payloadReservation);
         _textNodeStart = -1;
         _model.TextNodeInBuffer = false;
+        Span<byte> span = GetSpan(1 + payloadReservation);
+        span[0] = (byte)type;
+        return span.Slice(1);
+    }
+
+    /// <summary>Writes a non-text record whose payload is a name (an element's or attribute's local name).</summary>
+    private void WriteNodeWithName(RecordType type, string name)
+    {
+        int n = name.Length;
+        if ((uint)(n - 1) >= ShortNameChars - 1)
+        {
+            // Empty and long names: the general String writer.
+            WriteNode(type);
+            WriteName(name);
+            return;
+        }
+        int reservation = 1 + n * MaxBytesPerChar;
+        Span<byte> span = BeginNode(type, reservation);
+        int length = TranscodeUtf8(name, span.Slice(1, reservation - 1));
+        span[0] = (byte)length;
+        _pending += 2 + length;
+        _model.Advance(1 + length);
+    }
+
+    /// <summary>Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes).</summary>
+    private void WriteNodeWithId(RecordType type, int id)
+    {
+        Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
+        int n = MultiByteInt31.Write(span, id);
+        _pending += 1 + n;
+        _model.Advance(n);
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>

@@ -1,0 +1,100 @@
+using System.Xml;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// The end-element fold depends on where every earlier write put .NET's 512-byte buffer (each write reserves its
+/// worst case first, and a text of 86 to 170 characters reserves its header and its payload separately, so that
+/// whether it still folds depends on the buffer position). These sweeps move a run of elements through every buffer
+/// position, with names, prefixes and dictionary ids of each record family and lengths around the short-name limit,
+/// and compare the drop-in writer's bytes with the in-box writer's: one reservation modelled wrong moves later fold
+/// decisions.
+/// </summary>
+public sealed class BufferModelSweepTests
+{
+    private static readonly XmlDictionary s_dictionary = new();
+    private static readonly XmlDictionaryString[] s_dictionaryNames = [s_dictionary.Add("urn:sweep"), s_dictionary.Add("item"), s_dictionary.Add("attr")];
+
+    private static readonly string s_midText = new('t', 100 + 7);
+
+    public static TheoryData<int> NameLengths() => new([1, 8, 9, 40, 41, 42, 43, 120]);
+
+    [Theory]
+    [MemberData(nameof(NameLengths))]
+    public void Inline_names_at_every_buffer_position_fold_as_in_box(int nameLength)
+    {
+        string name = new('n', nameLength - 1);
+        name = "é" + name;   // one non-ASCII character: the worst-case reservation is 3 bytes per char
+        for (int padding = 0; padding < 600; padding++)
+        {
+            int pad = padding;
+            AssertSame($"name {nameLength}, padding {pad}", w =>
+            {
+                w.WriteStartElement("p", "root", "urn:p");
+                w.WriteElementString("pad", new string('x', pad % 80) + new string('y', pad / 80));
+                for (int i = 0; i < 12; i++)
+                {
+                    w.WriteStartElement(name);
+                    w.WriteAttributeString(name, "v");
+                    w.WriteValue(i * 1000);
+                    w.WriteEndElement();
+                    w.WriteStartElement("p", name, "urn:p");
+                    w.WriteAttributeString("p", name, "urn:p", "w");
+                    w.WriteString(i % 3 == 0 ? "text" : s_midText);
+                    w.WriteEndElement();
+                    w.WriteStartElement("long", name, "urn:long");
+                    w.WriteValue(i % 2 == 0);
+                    w.WriteEndElement();
+                }
+                w.WriteEndElement();
+            });
+        }
+    }
+
+    [Fact]
+    public void Dictionary_names_at_every_buffer_position_fold_as_in_box()
+    {
+        for (int padding = 0; padding < 600; padding++)
+        {
+            int pad = padding;
+            AssertSame($"padding {pad}", w =>
+            {
+                w.WriteStartElement("s", s_dictionaryNames[1], s_dictionaryNames[0]);
+                w.WriteElementString("pad", new string('x', pad % 80) + new string('y', pad / 80));
+                for (int i = 0; i < 40; i++)
+                {
+                    w.WriteStartElement(s_dictionaryNames[1], s_dictionaryNames[0]);
+                    w.WriteStartAttribute(s_dictionaryNames[2], null);
+                    w.WriteValue(i);
+                    w.WriteEndAttribute();
+                    w.WriteValue(i * 70_000);
+                    w.WriteEndElement();
+                    w.WriteStartElement("s", s_dictionaryNames[1], s_dictionaryNames[0]);
+                    w.WriteStartAttribute("s", s_dictionaryNames[2], s_dictionaryNames[0]);
+                    w.WriteValue(i);
+                    w.WriteEndAttribute();
+                    w.WriteValue(1.5 * i);
+                    w.WriteString(s_midText);
+                    w.WriteEndElement();
+                }
+                w.WriteEndElement();
+            });
+        }
+    }
+
+    private static void AssertSame(string what, Action<XmlDictionaryWriter> calls)
+    {
+        var expected = new MemoryStream();
+        using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, s_dictionary, null, false))
+        {
+            calls(inBox);
+        }
+        var output = new MemoryStream();
+        using (XmlDictionaryWriter ours = BinaryXmlDictionaryWriter.Create(output, s_dictionary, null, false))
+        {
+            calls(ours);
+        }
+        Assert.True(expected.ToArray().AsSpan().SequenceEqual(output.ToArray()), what);
+    }
+}
