@@ -222,6 +222,21 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteEndElement()
     {
+        // The common end: content was one text record still in .NET's buffer, which the end folds into, and the
+        // element declared nothing and is not the root. The general path below does the same in this case.
+        if (_writeState == WriteState.Content && _textNodeStart >= 0 && _model.TextNodeInBuffer && _trailByteCount == 0
+            && !_nsMgr.HasScopeWork && _nsMgr.Depth > 1)
+        {
+            FoldEndElement();
+            _nsMgr.Depth--;
+            return;
+        }
+        WriteEndElementInAnyState();
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void WriteEndElementInAnyState()
+    {
         ThrowIfClosed();
         if (_nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("WriteEndElement cannot be called at depth 0.");
         if (_writeState == WriteState.Attribute) WriteEndAttribute();

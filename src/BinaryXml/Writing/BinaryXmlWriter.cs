@@ -384,17 +384,22 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private void WriteEndElementNode()
     {
-        if (_textNodeStart >= 0 && (_model.TextNodeInBuffer || _options.AlwaysFoldEndElements))
-        {
-            MemorySpan[_textNodeStart]++;
-            _textNodeStart = -1;
-            _model.TextNodeInBuffer = false;
-        }
-        else
-        {
-            WriteNode(RecordType.EndElement);
-        }
+        if (_textNodeStart >= 0 && (_model.TextNodeInBuffer || _options.AlwaysFoldEndElements)) FoldEndElement();
+        else WriteNode(RecordType.EndElement);
     }
+
+    /// <summary>Turns the last text record into its <c>…WithEndElement</c> form (its type + 1).</summary>
+    private void FoldEndElement()
+    {
+        if (_memoryArray is not null) _memoryArray[_memoryArrayOffset + _textNodeStart]++;
+        else FoldInMemory();
+        _textNodeStart = -1;
+        _model.TextNodeInBuffer = false;
+    }
+
+    // Output memory that is not an array (rare): out of line, so that the common fold saves no registers.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void FoldInMemory() => _memory.Span[_textNodeStart]++;
 
     /// <summary>
     /// The dictionary id of a string, as .NET's writer finds it: the static dictionary first (even ids), then the
