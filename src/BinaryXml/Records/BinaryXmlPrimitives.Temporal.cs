@@ -65,7 +65,20 @@ public static partial class BinaryXmlPrimitives
     /// </summary>
     public static int WriteGuid(Span<byte> destination, Guid value)
     {
-        if (!value.TryWriteBytes(destination)) throw new ArgumentException("The destination is shorter than 16 bytes.", nameof(destination));
+        if (destination.Length < 16) throw new ArgumentException("The destination is shorter than 16 bytes.", nameof(destination));
+        if (BitConverter.IsLittleEndian)
+        {
+            // A little-endian host stores a Guid in exactly this order. Copied as two 8-byte halves: a Guid passed in
+            // two registers is spilled as two 8-byte stores, which one 16-byte load (TryWriteBytes) cannot take
+            // forwarded, and stalls on.
+            ReadOnlySpan<ulong> halves = System.Runtime.InteropServices.MemoryMarshal.Cast<Guid, ulong>(new ReadOnlySpan<Guid>(in value));
+            System.Runtime.InteropServices.MemoryMarshal.Write(destination, in halves[0]);
+            System.Runtime.InteropServices.MemoryMarshal.Write(destination.Slice(8), in halves[1]);
+        }
+        else
+        {
+            value.TryWriteBytes(destination);
+        }
         return 16;
     }
 

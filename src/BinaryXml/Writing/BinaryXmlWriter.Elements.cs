@@ -90,7 +90,18 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Starts an element with no prefix in the current default namespace.</summary>
-    public void WriteStartElement(string localName) => WriteStartElement(null, localName, null);
+    public void WriteStartElement(string localName)
+    {
+        // The common case (inside an element, nothing pending) needs no checks beyond the name's.
+        if (InPlainContent && !ReportResolvedPrefixes && !string.IsNullOrEmpty(localName))
+        {
+            _writeState = WriteState.Element;
+            _nsMgr.EnterScope();
+            WriteNodeWithName(RecordType.ShortElement, localName);
+            return;
+        }
+        WriteStartElement(null, localName, null);
+    }
 
     /// <summary>Starts an element in a namespace, declaring it on the element when it is not in scope.</summary>
     public void WriteStartElement(string localName, string? ns) => WriteStartElement(null, localName, ns);
@@ -300,6 +311,17 @@ public sealed partial class BinaryXmlWriter
     {
         if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
         _writeState = writeState;
+    }
+
+    /// <summary>
+    /// Inside an element's content or its open start tag, with no attribute open, no base64 bytes held back and no
+    /// xmlns records to write: where a start tag or a value needs no state work before its record.
+    /// </summary>
+    private bool InPlainContent
+    {
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        get => _trailByteCount == 0 && _nsMgr.Depth != 0
+            && (_writeState == WriteState.Content || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork));
     }
 
     private void StartContent()

@@ -7,40 +7,28 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes TrueText or FalseText (BoolText appears only in arrays).</summary>
     public void WriteValue(bool value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         WriteTextNode(value ? RecordType.TrueText : RecordType.FalseText);
     }
 
     /// <summary>Writes the smallest of ZeroText, OneText, Int8Text, Int16Text and Int32Text that holds the value.</summary>
     public void WriteValue(int value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         WriteInt32Node(value);
     }
 
     /// <summary>Writes the int rules when the value fits in 32 bits, else Int64Text.</summary>
     public void WriteValue(long value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         WriteInt64Node(value);
     }
 
     /// <summary>Writes the long rules up to <see cref="long.MaxValue"/>, UInt64Text above.</summary>
     public void WriteValue(ulong value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         if (value <= long.MaxValue)
         {
             WriteInt64Node((long)value);
@@ -58,20 +46,14 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteValue(float value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         WriteSingleNode(value);
     }
 
     /// <summary>Writes a double: when it converts to float exactly, the float rule; otherwise DoubleText.</summary>
     public void WriteValue(double value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         float f = (float)value;
         if (f == value)
         {
@@ -87,20 +69,35 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes DecimalText (no compaction; the scale is kept).</summary>
     public void WriteValue(decimal value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         BinaryXmlPrimitives.WriteDecimal(BeginFixedTextNode(RecordType.DecimalText, 16), value);
         EndFixedTextNode(16);
     }
 
-    /// <summary>Common start of every typed value; returns true when nothing more is to be done.</summary>
-    private bool BeginValue()
+    /// <summary>
+    /// Starts a typed value; returns whether its text record is to be written. Inside an element, with no attribute
+    /// open, no base64 bytes held back and no xmlns records to write (the common case), that is a few compares;
+    /// otherwise <see cref="BeginValueInAnyState"/> checks the state, and inside an attribute collects the value's text.
+    /// </summary>
+    private bool BeginValue<T>(T value, Func<T, string> attributeText)
+    {
+        if (InPlainContent)
+        {
+            _writeState = WriteState.Content;
+            return true;
+        }
+        return BeginValueInAnyState(value, attributeText);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private bool BeginValueInAnyState<T>(T value, Func<T, string> attributeText)
     {
         ThrowIfClosed();
         FlushBase64();
-        return false;
+        if (_attributeValue is not null) AppendAttributeText(attributeText(value));
+        if (_isXmlnsAttribute) return false;
+        StartContent();
+        return true;
     }
 
     private void WriteInt32Node(int value)

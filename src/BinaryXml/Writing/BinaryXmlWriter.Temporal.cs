@@ -7,10 +7,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes DateTimeText: <see cref="DateTime.ToBinary"/>, keeping the kind (MC-NBFX 2.2.3.12).</summary>
     public void WriteValue(DateTime value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value, XmlDateTimeSerializationMode.RoundtripKind));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, static v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind))) return;
         BinaryXmlPrimitives.WriteDateTime(BeginFixedTextNode(RecordType.DateTimeText, 8), value);
         EndFixedTextNode(8);
     }
@@ -28,10 +25,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes TimeSpanText (ticks).</summary>
     public void WriteValue(TimeSpan value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         BinaryXmlPrimitives.WriteTimeSpan(BeginFixedTextNode(RecordType.TimeSpanText, 8), value);
         EndFixedTextNode(8);
     }
@@ -39,10 +33,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes UuidText (.NET's GuidText): the GUID rendered bare.</summary>
     public void WriteValue(Guid value)
     {
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(XmlConvert.ToString(value));
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, XmlConvert.ToString)) return;
         BinaryXmlPrimitives.WriteGuid(BeginFixedTextNode(RecordType.UuidText, 16), value);
         EndFixedTextNode(16);
     }
@@ -55,10 +46,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteValue(UniqueId value)
     {
         ArgumentNullException.ThrowIfNull(value);
-        if (BeginValue()) return;
-        if (_attributeValue is not null) AppendAttributeText(value.ToString());
-        if (_isXmlnsAttribute) return;
-        StartContent();
+        if (!BeginValue(value, static v => v.ToString())) return;
         // UniqueId.TryGetGuid(out Guid) allocates a byte[16]; its array overload fills ours (the Guid's byte order).
         if (value.TryGetGuid(_scratch!.UniqueIdBytes, 0))
         {

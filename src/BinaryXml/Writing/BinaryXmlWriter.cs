@@ -190,11 +190,18 @@ public sealed partial class BinaryXmlWriter : IDisposable
     // ---- Output buffer ---------------------------------------------------------------------------------------
 
     /// <summary>Returns a span of at least <paramref name="size"/> bytes at the write position.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private Span<byte> GetSpan(int size)
     {
         if (_memory.Length - _pending < size) Grow(size);
-        return MemorySpan.Slice(_pending);
+        return _memoryArray is not null
+            ? new Span<byte>(_memoryArray, _memoryArrayOffset + _pending, _memory.Length - _pending)
+            : MemoryTail();
     }
+
+    // Output memory that is not an array (rare): out of line, so that the common path stays small.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private Span<byte> MemoryTail() => _memory.Span.Slice(_pending);
 
     private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, _memory.Length) : _memory.Span;
 
@@ -295,6 +302,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void SetTextNode(int position)
     {
         _textNodeStart = position;
@@ -302,6 +310,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>Starts a text record: checks the single-value rule inside attributes and models the reservation.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void BeginTextNode(int reservation)
     {
         if (_inAttribute) WroteAttributeValue();
@@ -319,6 +328,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>Writes a text record with a fixed-size payload in one reservation, as .NET does.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private Span<byte> BeginFixedTextNode(RecordType type, int payloadSize)
     {
         BeginTextNode(1 + payloadSize);
@@ -328,6 +338,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         return span.Slice(1, payloadSize);
     }
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void EndFixedTextNode(int payloadSize)
     {
         _pending += 1 + payloadSize;
