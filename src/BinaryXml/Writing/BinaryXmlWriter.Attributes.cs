@@ -39,8 +39,8 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteStartAttribute(string? prefix, string localName, string? ns)
     {
-        StartAttribute(ref prefix, localName, ns, null);
-        if (!_isXmlnsAttribute) WriteAttributeNode(prefix, localName);
+        string resolved = StartAttribute(prefix, localName, ns, null);
+        if (!_isXmlnsAttribute) WriteAttributeNode(resolved, localName);
     }
 
     /// <summary>Starts an attribute whose name may be written as a dictionary id.</summary>
@@ -50,7 +50,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteStartAttribute(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
     {
         ArgumentNullException.ThrowIfNull(localName);
-        StartAttribute(ref prefix, localName.Value, ns?.Value, ns);
+        prefix = StartAttribute(prefix, localName.Value, ns?.Value, ns);
         if (_isXmlnsAttribute) return;
         if (!TryGetKey(localName, out int key))
         {
@@ -95,7 +95,8 @@ public sealed partial class BinaryXmlWriter
         _wroteAttributeValue = false;
     }
 
-    private void StartAttribute([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
+    /// <summary>Checks and starts an attribute; returns its prefix, resolved (a local, not a ref: kept in a register).</summary>
+    private string StartAttribute(string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
     {
         ThrowIfClosed();
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
@@ -159,6 +160,7 @@ public sealed partial class BinaryXmlWriter
         }
         Resolved(prefix);
         _writeState = WriteState.Attribute;
+        return prefix;
     }
 
     /// <summary>Ends the current attribute, writing its captured value as one text record (EmptyText when nothing was written).</summary>

@@ -113,8 +113,7 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteStartElement(string? prefix, string localName, string? ns)
     {
-        StartElement(ref prefix, localName, ns, null);
-        WriteElementNode(prefix, localName);
+        WriteElementNode(StartElement(prefix, localName, ns, null), localName);
     }
 
     /// <summary>Starts an element whose name and namespace may be written as dictionary ids.</summary>
@@ -127,7 +126,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
     {
         ArgumentNullException.ThrowIfNull(localName);
-        StartElement(ref prefix, localName.Value, ns?.Value, ns);
+        prefix = StartElement(prefix, localName.Value, ns?.Value, ns);
         if (TryGetKey(localName, out int key))
         {
             if (prefix.Length == 0)
@@ -169,7 +168,8 @@ public sealed partial class BinaryXmlWriter
         }
     }
 
-    private void StartElement([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
+    /// <summary>Checks and starts an element; returns its prefix, resolved (a local, not a ref: kept in a register).</summary>
+    private string StartElement(string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
     {
         ThrowIfClosed();
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
@@ -201,6 +201,7 @@ public sealed partial class BinaryXmlWriter
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
         }
         Resolved(prefix);
+        return prefix;
     }
 
     private void EnterScope() => _nsMgr.EnterScope();
@@ -233,13 +234,13 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteEndElement()
     {
-        // The common end: content was one text record still in .NET's buffer, which the end folds into, and the
-        // element declared nothing and is not the root. The general path below does the same in this case.
-        if (_writeState == WriteState.Content && _textNodeStart >= 0 && _model.TextNodeInBuffer && _trailByteCount == 0
-            && !_nsMgr.HasScopeWork && _nsMgr.Depth > 1)
+        // The common end: inside content or an open start tag with nothing pending, an element that declared
+        // nothing and is not the root. The general path below does the same in this case.
+        if (InPlainContent && !_nsMgr.HasScopeWork && _nsMgr.Depth > 1)
         {
-            FoldEndElement();
+            WriteEndElementNode();
             _nsMgr.Depth--;
+            _writeState = WriteState.Content;
             return;
         }
         WriteEndElementInAnyState();
