@@ -126,10 +126,12 @@ public sealed partial class BinaryXmlWriter
         }
     }
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
     {
         // Names and short texts are mostly ASCII: a narrowing copy, with the full transcoder for the rest. The
-        // shortest (most names) are narrowed inline; the vectorised copy's setup costs more than they do.
+        // shortest (most names) are narrowed inline, in the caller; the vectorised copy's setup and a call cost
+        // more than they do.
         if (chars.Length <= 8 && destination.Length >= chars.Length)
         {
             int i = 0;
@@ -141,6 +143,11 @@ public sealed partial class BinaryXmlWriter
             }
             if (i == chars.Length) return i;
         }
+        return TranscodeUtf8Vectorized(chars, destination);
+    }
+
+    private static int TranscodeUtf8Vectorized(ReadOnlySpan<char> chars, Span<byte> destination)
+    {
         if (System.Text.Ascii.FromUtf16(chars, destination, out int ascii) == OperationStatus.Done) return ascii;
         OperationStatus status = Utf8.FromUtf16(chars, destination, out _, out int written, replaceInvalidSequences: false);
         if (status != OperationStatus.Done) ThrowInvalidText(chars);
