@@ -264,10 +264,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation)
     {
-        _model.WriteByte();
-        _model.Reserve(payloadReservation);
+        _model.WriteNodeType(payloadReservation);
         _textNodeStart = -1;
-        _model.TextNodeInBuffer = false;
         Span<byte> span = GetSpan(1 + payloadReservation);
         span[0] = (byte)type;
         return span.Slice(1);

@@ -45,6 +45,21 @@ internal struct InBoxBufferModel
         _offset++;
     }
 
+    /// <summary>
+    /// A non-text record: <see cref="WriteByte"/> of its type, then <see cref="Reserve"/> of
+    /// <paramref name="payloadReservation"/> bytes for its name or id, in registers; no text record is in the buffer
+    /// afterwards.
+    /// </summary>
+    public void WriteNodeType(int payloadReservation)
+    {
+        int offset = _offset;
+        if (offset >= BufferLength) offset = 0;
+        offset++;
+        if (offset + payloadReservation > BufferLength) offset = 0;
+        _offset = offset;
+        TextNodeInBuffer = false;
+    }
+
     /// <summary>A reservation followed by writing exactly that many bytes.</summary>
     public void Write(int count)
     {
