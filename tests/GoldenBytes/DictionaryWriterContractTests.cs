@@ -300,4 +300,36 @@ public sealed class DictionaryWriterContractTests
         }
         Assert.Equal(Hex.Format(expected.ToArray()), Hex.Format(second.WrittenSpan.ToArray()));
     }
+
+    /// <summary>
+    /// Short names and texts are narrowed a word at a time: every length up to 10 chars, with a char at or past
+    /// the ASCII limit (0x7F, 0x80, 'é', a CJK char, a surrogate pair) at every position, as element name,
+    /// attribute name and text, give the in-box bytes.
+    /// </summary>
+    [Fact]
+    public void Short_names_and_texts_with_a_non_ASCII_char_anywhere_give_the_in_box_bytes()
+    {
+        string[] specials = ["\u007F", "\u0080", "\u00E9", "\u4E2D", "\uD83D\uDE00", "\u00FF", "\u0100"];
+        for (int n = 1; n <= 10; n++)
+        {
+            for (int position = -1; position < n; position++)
+            {
+                foreach (string special in specials)
+                {
+                    string text = "abcdefghij"[..n];
+                    if (position >= 0) text = text[..position] + special + text[(position + 1)..];
+                    Same(w =>
+                    {
+                        w.WriteStartElement("r");
+                        w.WriteStartElement(text);
+                        w.WriteAttributeString(text, text);
+                        w.WriteString(text);
+                        w.WriteEndElement();
+                        w.WriteElementString("p", text, "urn:p", text);
+                        w.WriteEndElement();
+                    });
+                }
+            }
+        }
+    }
 }
