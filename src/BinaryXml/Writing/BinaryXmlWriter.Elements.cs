@@ -28,7 +28,7 @@ public sealed partial class BinaryXmlWriter
     public XmlSpace XmlSpace => _scratch is null ? XmlSpace.None : _nsMgr.XmlSpace;
 
     /// <summary>The number of open elements.</summary>
-    public int CurrentDepth => _nsMgr.Depth;
+    public int CurrentDepth => _scratch is null ? 0 : _nsMgr.Depth;
 
     /// <summary>
     /// The prefix the last element, attribute, xmlns declaration or qualified name was written with, after
@@ -321,8 +321,9 @@ public sealed partial class BinaryXmlWriter
     private bool InPlainContent
     {
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        get => _trailByteCount == 0 && _nsMgr.Depth != 0
-            && (_writeState == WriteState.Content || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork));
+        // The write state first: a closed writer has no namespace scopes.
+        get => (_writeState == WriteState.Content || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork))
+            && _trailByteCount == 0 && _nsMgr.Depth != 0;
     }
 
     private void StartContent()

@@ -16,7 +16,7 @@ public sealed partial class BinaryXmlWriter
         [ThreadStatic]
         private static Scratch? t_cached;
 
-        public NamespaceManager Namespaces = new();
+        public readonly NamespaceManager Namespaces = new();
         public int[] PrefixIds = new int[8];
         public readonly byte[] TrailBytes = new byte[3];
         public readonly byte[] UniqueIdBytes = new byte[16];
@@ -39,6 +39,7 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Takes this thread's spare scratch (or a new one) for a new or re-opened writer.</summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_nsMgr))]
     private void TakeScratch()
     {
         Scratch scratch = Scratch.Rent();
@@ -61,8 +62,7 @@ public sealed partial class BinaryXmlWriter
         Scratch? scratch = _scratch;
         if (scratch is null) return;
         _scratch = null;
-        scratch.Namespaces = _nsMgr;
-        _nsMgr = default;
+        _nsMgr = null!;
         Scratch.Return(scratch);
     }
 }
