@@ -31,11 +31,8 @@ public static partial class BinaryXmlPrimitives
         if (destination.Length < 16) throw new ArgumentException("The destination is shorter than 16 bytes.", nameof(destination));
         if (BitConverter.IsLittleEndian)
         {
-            // A decimal is laid out as the OLE DECIMAL that DecimalText stores (flags, hi 32, lo 64): two 8-byte
-            // halves, for the reason given in WriteGuid.
-            ReadOnlySpan<ulong> halves = System.Runtime.InteropServices.MemoryMarshal.Cast<decimal, ulong>(new ReadOnlySpan<decimal>(in value));
-            System.Runtime.InteropServices.MemoryMarshal.Write(destination, in halves[0]);
-            System.Runtime.InteropServices.MemoryMarshal.Write(destination.Slice(8), in halves[1]);
+            // A decimal is laid out as the OLE DECIMAL that DecimalText stores (flags, hi 32, lo 64).
+            Write16Bytes(destination, in value);
             return 16;
         }
         Span<int> bits = stackalloc int[4];

@@ -66,20 +66,21 @@ public static partial class BinaryXmlPrimitives
     public static int WriteGuid(Span<byte> destination, Guid value)
     {
         if (destination.Length < 16) throw new ArgumentException("The destination is shorter than 16 bytes.", nameof(destination));
-        if (BitConverter.IsLittleEndian)
-        {
-            // A little-endian host stores a Guid in exactly this order. Copied as two 8-byte halves: a Guid passed in
-            // two registers is spilled as two 8-byte stores, which one 16-byte load (TryWriteBytes) cannot take
-            // forwarded, and stalls on.
-            ReadOnlySpan<ulong> halves = System.Runtime.InteropServices.MemoryMarshal.Cast<Guid, ulong>(new ReadOnlySpan<Guid>(in value));
-            System.Runtime.InteropServices.MemoryMarshal.Write(destination, in halves[0]);
-            System.Runtime.InteropServices.MemoryMarshal.Write(destination.Slice(8), in halves[1]);
-        }
-        else
-        {
-            value.TryWriteBytes(destination);
-        }
+        // A little-endian host stores a Guid in exactly this order.
+        if (BitConverter.IsLittleEndian) Write16Bytes(destination, in value);
+        else value.TryWriteBytes(destination);
         return 16;
+    }
+
+    /// <summary>
+    /// Copies a 16-byte value's memory as two 8-byte halves: a 16-byte value passed in two registers is spilled as
+    /// two 8-byte stores, which one 16-byte load cannot take forwarded, and stalls on.
+    /// </summary>
+    private static void Write16Bytes<T>(Span<byte> destination, in T value) where T : unmanaged
+    {
+        ReadOnlySpan<ulong> halves = System.Runtime.InteropServices.MemoryMarshal.Cast<T, ulong>(new ReadOnlySpan<T>(in value));
+        System.Runtime.InteropServices.MemoryMarshal.Write(destination, in halves[0]);
+        System.Runtime.InteropServices.MemoryMarshal.Write(destination.Slice(8), in halves[1]);
     }
 
     /// <summary>Reads a UuidText or UniqueIdText payload.</summary>

@@ -180,7 +180,7 @@ public sealed partial class BinaryXmlWriter
 
         FlushBase64();
         AutoComplete(WriteState.Element);
-        EnterScope();
+        _nsMgr.EnterScope();
         if (ns is null)
         {
             prefix ??= string.Empty;
@@ -204,20 +204,12 @@ public sealed partial class BinaryXmlWriter
         return prefix;
     }
 
-    private void EnterScope() => _nsMgr.EnterScope();
-
     private void ExitScope()
     {
         // Most elements declare nothing and set no xml:lang or xml:space.
-        if (_nsMgr.HasScopeWork)
-        {
-            ExitDeclaringScope();
-            if (_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
-            return;
-        }
-        int depth = _nsMgr.Depth - 1;
-        _nsMgr.Depth = depth;
-        if (depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        if (_nsMgr.HasScopeWork) ExitDeclaringScope();
+        else _nsMgr.Depth--;
+        if (_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
     }
 
     private void ExitDeclaringScope()
