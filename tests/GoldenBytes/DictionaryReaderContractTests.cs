@@ -389,6 +389,103 @@ public sealed class DictionaryReaderContractTests
         }
     }
 
+    [Fact]
+    public void A_reused_reader_names_dictionary_strings_from_each_documents_dictionary_and_session()
+    {
+        // The same ids in two static dictionaries (and in a session changed between documents) name different
+        // strings: a reused reader must not answer a document's id with an earlier document's string or atom.
+        static XmlDictionary Dictionary(params string[] names)
+        {
+            var d = new XmlDictionary();
+            foreach (string n in names) d.Add(n);
+            return d;
+        }
+        XmlDictionary first = Dictionary("alpha", "urn:one", "attr", "p"), second = Dictionary("beta", "urn:two", "other", "q");
+        static byte[] Write(XmlDictionary names, IXmlDictionary? staticDictionary, XmlBinaryWriterSession? session)
+        {
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, staticDictionary, session))
+            {
+                XmlDictionaryString[] s = [.. Enumerable.Range(0, 4).Select(i => names.TryLookup(i, out XmlDictionaryString? x) ? x : throw new InvalidOperationException())];
+                w.WriteStartElement(s[3].Value, s[0], s[1]);
+                w.WriteStartAttribute(s[3].Value, s[2], s[1]);
+                w.WriteString(s[2]);
+                w.WriteEndAttribute();
+                w.WriteStartElement(s[0], s[1]);
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            return ms.ToArray();
+        }
+        byte[] one = Write(first, first, null), two = Write(second, second, null);
+        // Session strings: the ids the writer's session gave them, and the same ids naming other strings.
+        var writerSession = new RecordingWriterSession();
+        byte[] viaSession = Write(Dictionary("gamma", "urn:three", "third", "r"), null, writerSession);
+        Assert.Equal(3, writerSession.Keys.Count); // the local names and the namespace (a prefix is always inline)
+        var renamed = writerSession.Keys.ToDictionary(k => k.Key, k => k.Value + "-renamed");
+        var readerSession = new XmlBinaryReaderSession();
+
+        var quotas = XmlDictionaryReaderQuotas.Max;
+        var reader = BinaryXmlDictionaryReader.Create(one, 0, one.Length, first, quotas);
+        var documents = new (byte[] Data, IXmlDictionary? Dictionary, Dictionary<int, string> Session, string Name)[]
+        {
+            (one, first, [], "alpha"), (two, second, [], "beta"), (one, first, [], "alpha"),
+            (viaSession, null, writerSession.Keys, "gamma"), (viaSession, null, renamed, "gamma-renamed"),
+        };
+        foreach ((byte[] data, IXmlDictionary? dictionary, Dictionary<int, string> sessionStrings, string name) in documents)
+        {
+            readerSession.Clear();
+            foreach ((int key, string value) in sessionStrings) readerSession.Add(key, value);
+            List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, quotas, readerSession), exactNodeTypes: true);
+            Assert.Contains(expected, n => n.Contains(name));
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, dictionary, quotas, readerSession, null);
+            Assert.Equal(expected, NodeStream.FromXmlReader(reader, exactNodeTypes: true));
+        }
+    }
+
+    [Fact]
+    public void A_reused_reader_atomizes_dictionary_names_in_its_current_name_table()
+    {
+        // When a reused reader starts a new name table (the old one held more than the quota), a dictionary name read
+        // before is atomized again in the new table, not answered with the old table's string.
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString alpha = dictionary.Add("alpha");
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, dictionary))
+        {
+            w.WriteStartElement(alpha, XmlDictionaryString.Empty);
+            w.WriteEndElement();
+        }
+        byte[] named = ms.ToArray();
+        byte[] LongName(char c) => Doc($"StartElement(null, \"{new string(c, 35)}\", null); EndElement()");
+        var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 99 + 40 };
+        var reader = BinaryXmlDictionaryReader.Create(named, 0, named.Length, dictionary, quotas);
+        Assert.True(reader.Read());
+        XmlNameTable table = reader.NameTable;
+        Assert.Same(table.Get("alpha"), reader.LocalName);
+        foreach (byte[] data in new[] { LongName('n'), LongName('m'), named })
+        {
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, dictionary, quotas, null, null);
+            Assert.True(reader.Read());
+            _ = reader.LocalName;
+        }
+        Assert.NotSame(table, reader.NameTable);
+        Assert.Equal("alpha", reader.LocalName);
+        Assert.Same(reader.NameTable.Get("alpha"), reader.LocalName);
+    }
+
+    private sealed class RecordingWriterSession : XmlBinaryWriterSession
+    {
+        public Dictionary<int, string> Keys { get; } = [];
+
+        public override bool TryAdd(XmlDictionaryString value, out int key)
+        {
+            if (!base.TryAdd(value, out key)) return false;
+            Keys[key] = value.Value;
+            return true;
+        }
+    }
+
     private sealed class Segment : System.Buffers.ReadOnlySequenceSegment<byte>
     {
         public Segment(ReadOnlyMemory<byte> memory, Segment? previous)

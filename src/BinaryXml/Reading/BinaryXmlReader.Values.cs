@@ -158,6 +158,12 @@ public ref partial struct BinaryXmlReader
     /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
     internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
 
+    /// <summary>
+    /// On a NamespaceDeclaration, where the declared namespace is; on an Attribute with a prefix, where its resolved
+    /// namespace is (none for an unbound prefix).
+    /// </summary>
+    internal readonly NameRef NamespaceValueRef => _s._nsValue;
+
     /// <summary>Where the current token's prefix is: inline bytes, a letter, or none.</summary>
     internal readonly NameRef PrefixRef => _s._prefix;
 

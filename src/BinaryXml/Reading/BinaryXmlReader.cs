@@ -840,7 +840,7 @@ public ref partial struct BinaryXmlReader
         _ => default,
     };
 
-    private readonly BinaryXmlName GetName(NameRef name) => name.Kind switch
+    internal readonly BinaryXmlName GetName(NameRef name) => name.Kind switch
     {
         NameKind.Inline => new BinaryXmlName(_data.Slice(name.Offset, name.Length)),
         NameKind.Letter => new BinaryXmlName(Letters.Slice(name.Offset, 1)),

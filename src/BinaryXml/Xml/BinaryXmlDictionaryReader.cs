@@ -241,6 +241,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _nameTableTotalChars = 0;
             ClearRecentNames();
         }
+        // Atoms found by dictionary id are those of the dictionary they were read with.
+        if (!ReferenceEquals(dictionary, _dictionaryAtomsOf))
+        {
+            Array.Clear(_dictionaryAtoms);
+            _dictionaryAtomsOf = dictionary;
+        }
         // Unlike .NET's reader, whose count goes on across SetInput (a reused reader fails once the documents it read
         // together exceed the quota), each document is counted on its own, from the fixed names.
         _nameTableChars = FixedNameChars;
@@ -653,10 +659,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 a.Prefix = isDefault ? "" : "xmlns";
                 a.LocalName = isDefault ? "xmlns" : Atomize(r.Prefix);
                 a.Namespace = XmlnsNamespace;
-                a.Value = Atomize(r.NamespaceUri);
+                a.Value = AtomizeName(ref r, r.NamespaceValueRef, out a.ValueDictionary);
                 a.ValueType = typeof(string);
                 a.LocalDictionary = a.NamespaceDictionary = null;
-                a.ValueDictionary = r.TryGetDictionaryString(out XmlDictionaryString? ns) ? ns : null;
                 a.Atomic = 0;
                 continue;
             }
@@ -664,9 +669,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (r.HasPrefix)
             {
                 a.Prefix = AtomizePrefix(ref r);
-                BinaryXmlName uri = r.NamespaceUri;
-                a.Namespace = Atomize(uri);
-                a.NamespaceDictionary = uri.DictionaryString;
+                a.Namespace = AtomizeName(ref r, r.NamespaceValueRef, out a.NamespaceDictionary);
             }
             else
             {
@@ -796,15 +799,61 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         length = local.Length;
         if (local.Kind == NameKind.Dictionary)
         {
-            BinaryXmlName name = r.LocalName;
-            dictionary = name.DictionaryString;
-            atom = Atomize(name);
+            atom = AtomizeDictionaryName(ref r, local, out XmlDictionaryString d);
+            dictionary = d;
         }
         else
         {
             dictionary = null;
             atom = null;
         }
+    }
+
+    /// <summary>
+    /// The atom of a dictionary name (and its string). Names of the static dictionary are kept by id: a document
+    /// names the same few again and again, and the id finds the atom without resolving the string again (the native
+    /// reader resolved and checked it while parsing). Session ids are resolved each time: the caller may change the
+    /// session between reads.
+    /// </summary>
+    private string AtomizeDictionaryName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString dictionary)
+    {
+        int id = name.Id;
+        ref DictionaryAtom slot = ref _dictionaryAtoms[(id >> 1) & (DictionaryAtoms - 1)];
+        if (slot.Id == id && slot.String is not null)
+        {
+            dictionary = slot.String;
+            return slot.Atom!;
+        }
+        BinaryXmlName resolved = r.GetName(name);
+        dictionary = resolved.DictionaryString!;
+        string atom = Atomize(resolved);
+        if ((id & 1) == 0) slot = new DictionaryAtom { Id = id, String = dictionary, Atom = atom };
+        return atom;
+    }
+
+    /// <summary>The atom of a name of the input (and its dictionary string, if it is one); empty for none.</summary>
+    private string AtomizeName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString? dictionary)
+    {
+        if (name.Kind == NameKind.Dictionary)
+        {
+            string atom = AtomizeDictionaryName(ref r, name, out XmlDictionaryString d);
+            dictionary = d;
+            return atom;
+        }
+        dictionary = null;
+        return Atomize(r.GetName(name));
+    }
+
+    private const int DictionaryAtoms = 64;
+    private readonly DictionaryAtom[] _dictionaryAtoms = new DictionaryAtom[DictionaryAtoms];
+    private IXmlDictionary? _dictionaryAtomsOf;
+
+    /// <summary>A static dictionary string's atom, found by the string's id (valid for one dictionary and one name table).</summary>
+    private struct DictionaryAtom
+    {
+        public int Id;
+        public XmlDictionaryString? String;
+        public string? Atom;
     }
 
     /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
@@ -928,6 +977,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         Array.Clear(_recentInlineNames);
         Array.Clear(_recentDictionaryKeys);
         Array.Clear(_recentDictionaryNames);
+        Array.Clear(_dictionaryAtoms);
     }
 
     /// <summary>
