@@ -84,6 +84,7 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>Moves to the next token. Returns false at the end of the document.</summary>
     /// <exception cref="BinaryXmlException">The input is malformed, truncated, or exceeds a limit.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Read()
     {
         ReaderState s = _s;
