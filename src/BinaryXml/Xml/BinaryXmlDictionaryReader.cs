@@ -659,7 +659,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 a.Prefix = isDefault ? "" : "xmlns";
                 a.LocalName = isDefault ? "xmlns" : Atomize(r.Prefix);
                 a.Namespace = XmlnsNamespace;
-                a.Value = AtomizeName(ref r, r.NamespaceValueRef, out a.ValueDictionary);
+                a.Value = AtomizeNamespace(ref r, r.NamespaceValueRef, out a.ValueDictionary);
                 a.ValueType = typeof(string);
                 a.LocalDictionary = a.NamespaceDictionary = null;
                 a.Atomic = 0;
@@ -669,7 +669,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (r.HasPrefix)
             {
                 a.Prefix = AtomizePrefix(ref r);
-                a.Namespace = AtomizeName(ref r, r.NamespaceValueRef, out a.NamespaceDictionary);
+                a.Namespace = AtomizeNamespace(ref r, r.NamespaceValueRef, out a.NamespaceDictionary);
             }
             else
             {
@@ -831,19 +831,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return atom;
     }
 
-    /// <summary>The atom of a name of the input (and its dictionary string, if it is one); empty for none.</summary>
-    private string AtomizeName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString? dictionary)
-    {
-        if (name.Kind == NameKind.Dictionary)
-        {
-            string atom = AtomizeDictionaryName(ref r, name, out XmlDictionaryString d);
-            dictionary = d;
-            return atom;
-        }
-        dictionary = null;
-        return Atomize(r.GetName(name));
-    }
-
     private const int DictionaryAtoms = 64;
     private readonly DictionaryAtom[] _dictionaryAtoms = new DictionaryAtom[DictionaryAtoms];
     private IXmlDictionary? _dictionaryAtomsOf;
@@ -868,27 +855,38 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         };
     }
 
-    /// <summary>
-    /// Atomizes the current element's namespace. Most elements of a document share a few namespace declarations: the
-    /// atom of each declaration's namespace is kept by where that namespace is in the input (its offset, or its
-    /// dictionary id), for this document only.
-    /// </summary>
+    /// <summary>Atomizes the current element's namespace (see <see cref="AtomizeNamespace"/>).</summary>
     private string AtomizeElementNamespace(ref BinaryXmlReader r, out XmlDictionaryString? dictionaryString)
+        => AtomizeNamespace(ref r, r.ElementNamespace, out dictionaryString);
+
+    /// <summary>
+    /// Atomizes a namespace by where it is in the input: a declaration's namespace. A static dictionary string is found
+    /// by its id (<see cref="AtomizeDictionaryName"/>); most elements and attributes of a document share a few other
+    /// declarations: the atom of each is kept by its place (its offset, or its session id), for this document only, and
+    /// found again for the declaration itself and the elements and attributes bound to it.
+    /// </summary>
+    private string AtomizeNamespace(ref BinaryXmlReader r, NameRef where, out XmlDictionaryString? dictionaryString)
     {
-        NameRef where = r.ElementNamespace;
         if (where.Kind == NameKind.None)
         {
             dictionaryString = null;
             return "";
         }
-        int key = where.Kind == NameKind.Dictionary ? where.Id : where.Offset;
+        if (where.Kind == NameKind.Dictionary && (where.Id & 1) == 0)
+        {
+            string staticAtom = AtomizeDictionaryName(ref r, where, out XmlDictionaryString d);
+            dictionaryString = d;
+            return staticAtom;
+        }
+        // A session id is odd: keyed by its index, session namespaces spread over all the slots.
+        int key = where.Kind == NameKind.Dictionary ? where.Id >> 1 : where.Offset;
         ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
         if (slot.Kind == where.Kind && slot.Key == key && slot.Atom is not null)
         {
             dictionaryString = slot.DictionaryString;
             return slot.Atom;
         }
-        BinaryXmlName ns = r.NamespaceUri;
+        BinaryXmlName ns = r.GetName(where);
         dictionaryString = ns.DictionaryString;
         string atom = Atomize(ns);
         slot = new NamespaceAtom { Kind = where.Kind, Key = key, Atom = atom, DictionaryString = dictionaryString };
