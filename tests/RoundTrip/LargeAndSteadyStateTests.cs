@@ -96,6 +96,71 @@ public sealed class LargeAndSteadyStateTests
         Assert.True(ours <= 164, $"a new writer allocated {ours} B per message (budget 164 B)");
     }
 
+    /// <summary>
+    /// The design's bound for the drop-in reader: never more allocation than the in-box reader. A reader created per
+    /// message (as a message encoder without a pool does) over a SOAP message of the MC-NBFS dictionary, every node read
+    /// and named, allocates no more than an in-box reader doing the same.
+    /// </summary>
+    [Fact]
+    public void A_drop_in_reader_created_per_message_allocates_no_more_than_the_in_box_one()
+    {
+        BinaryXml.Soap.NbfsDictionary nbfs = BinaryXml.Soap.NbfsDictionary.Instance;
+        XmlDictionaryString N(string value) => nbfs.TryLookup(value, out XmlDictionaryString? s) ? s : throw new InvalidOperationException(value);
+        var output = new ArrayBufferWriter<byte>();
+        using (var w = new BinaryXmlWriter(output, nbfs))
+        {
+            XmlDictionaryString soap = N("http://www.w3.org/2003/05/soap-envelope"), wsa = N("http://www.w3.org/2005/08/addressing");
+            w.WriteStartElement("s", N("Envelope"), soap);
+            w.WriteXmlnsAttribute("a", wsa);
+            w.WriteStartElement("s", N("Header"), soap);
+            foreach (string header in new[] { "Action", "MessageID", "To" })
+            {
+                w.WriteStartElement("a", N(header), wsa);
+                w.WriteStartAttribute("s", N("mustUnderstand"), soap);
+                w.WriteValue(1);
+                w.WriteEndAttribute();
+                w.WriteString("urn:" + header);
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+            w.WriteStartElement("s", N("Body"), soap);
+            WriteDocumentBody(w);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = output.WrittenSpan.ToArray();
+        int Read(XmlDictionaryReader r)
+        {
+            int names = 0;
+            while (r.Read())
+            {
+                names += r.LocalName.Length + r.NamespaceURI.Length;
+                while (r.MoveToNextAttribute()) names += r.LocalName.Length;
+            }
+            r.Close();
+            return names;
+        }
+        int expected = Read(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, nbfs, XmlDictionaryReaderQuotas.Max));
+        Assert.Equal(expected, Read(BinaryXmlDictionaryReader.Create(data, 0, data.Length, nbfs, XmlDictionaryReaderQuotas.Max)));
+        long inBox = LeastAllocated(() => Read(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, nbfs, XmlDictionaryReaderQuotas.Max))) / 100;
+        long ours = LeastAllocated(() => Read(BinaryXmlDictionaryReader.Create(data, 0, data.Length, nbfs, XmlDictionaryReaderQuotas.Max))) / 100;
+        Assert.True(ours <= inBox, $"a new drop-in reader allocated {ours} B per message, an in-box one {inBox} B");
+    }
+
+    private static void WriteDocumentBody(BinaryXmlWriter w)
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            w.WriteStartElement("item");
+            w.WriteAttributeString("id", "a1");
+            w.WriteValue(i);
+            w.WriteEndElement();
+            w.WriteStartElement("name");
+            w.WriteString("Some text value é");
+            w.WriteEndElement();
+        }
+    }
+
     [Fact]
     public void Writer_reused_across_documents_allocates_nothing()
     {

@@ -244,7 +244,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // Atoms found by dictionary id are those of the dictionary they were read with.
         if (!ReferenceEquals(dictionary, _dictionaryAtomsOf))
         {
-            Array.Clear(_dictionaryAtoms);
+            if (_dictionaryAtoms is not null) Array.Clear(_dictionaryAtoms);
             _dictionaryAtomsOf = dictionary;
         }
         // Unlike .NET's reader, whose count goes on across SetInput (a reused reader fails once the documents it read
@@ -818,27 +818,41 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string AtomizeDictionaryName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString dictionary)
     {
         int id = name.Id;
-        ref DictionaryAtom slot = ref _dictionaryAtoms[(id >> 1) & (DictionaryAtoms - 1)];
-        if (slot.Id == id && slot.String is not null)
+        if (_dictionaryAtoms is { } atoms && (id & 1) == 0)
         {
-            dictionary = slot.String;
-            return slot.Atom!;
+            ref DictionaryAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
+            if (slot.String is { } kept && kept.Key == id >> 1)
+            {
+                dictionary = kept;
+                return slot.Atom!;
+            }
         }
+        return AtomizeNewDictionaryName(ref r, name, out dictionary);
+    }
+
+    private string AtomizeNewDictionaryName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString dictionary)
+    {
+        int id = name.Id;
         BinaryXmlName resolved = r.GetName(name);
         dictionary = resolved.DictionaryString!;
         string atom = Atomize(resolved);
-        if ((id & 1) == 0) slot = new DictionaryAtom { Id = id, String = dictionary, Atom = atom };
+        // Kept by its key: a string the dictionary returns for this id with another key (a dictionary of its own
+        // making may) is resolved each time.
+        if ((id & 1) == 0 && dictionary.Key == id >> 1)
+        {
+            _dictionaryAtoms ??= new DictionaryAtom[DictionaryAtoms];
+            _dictionaryAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new DictionaryAtom { String = dictionary, Atom = atom };
+        }
         return atom;
     }
 
-    private const int DictionaryAtoms = 64;
-    private readonly DictionaryAtom[] _dictionaryAtoms = new DictionaryAtom[DictionaryAtoms];
+    private const int DictionaryAtoms = 32;
+    private DictionaryAtom[]? _dictionaryAtoms;     // allocated with the first static dictionary name
     private IXmlDictionary? _dictionaryAtomsOf;
 
-    /// <summary>A static dictionary string's atom, found by the string's id (valid for one dictionary and one name table).</summary>
+    /// <summary>A static dictionary string (its key is the id's index) and its atom: valid for one dictionary and one name table.</summary>
     private struct DictionaryAtom
     {
-        public int Id;
         public XmlDictionaryString? String;
         public string? Atom;
     }
@@ -975,7 +989,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         Array.Clear(_recentInlineNames);
         Array.Clear(_recentDictionaryKeys);
         Array.Clear(_recentDictionaryNames);
-        Array.Clear(_dictionaryAtoms);
+        if (_dictionaryAtoms is not null) Array.Clear(_dictionaryAtoms);
     }
 
     /// <summary>
