@@ -14,8 +14,9 @@ public sealed partial class BinaryXmlWriter
     {
         _writeState = WriteState.Start;
         _documentState = DocumentState.None;
+        // Prefix counters go back to 0 as their elements end: only a document left with open elements has any set.
+        if (_nsMgr.Depth != 0) Array.Clear(_scratch!.PrefixIds);
         _nsMgr.Clear();
-        Array.Clear(_scratch!.PrefixIds);
         _inList = false;
         ResetAttributeState();
         _trailByteCount = 0;
