@@ -33,7 +33,7 @@ internal struct InBoxBufferModel
     /// <summary><c>GetBuffer(count)</c>: flush unless <paramref name="count"/> bytes fit after the current position.</summary>
     public void Reserve(int count)
     {
-        if (_offset + count > BufferLength) Flush();
+        if (ReserveFlushes(_offset, count)) Flush();
     }
 
     public void Advance(int count) => _offset += count;
@@ -41,9 +41,13 @@ internal struct InBoxBufferModel
     /// <summary><c>WriteByte</c>: flush only when the buffer is completely full.</summary>
     public void WriteByte()
     {
-        if (_offset >= BufferLength) Flush();
+        if (WriteByteFlushes(_offset)) Flush();
         _offset++;
     }
+
+    private static bool ReserveFlushes(int offset, int count) => offset + count > BufferLength;
+
+    private static bool WriteByteFlushes(int offset) => offset >= BufferLength;
 
     /// <summary>
     /// A non-text record: <see cref="WriteByte"/> of its type, then <see cref="Reserve"/> of
@@ -53,9 +57,9 @@ internal struct InBoxBufferModel
     public void WriteNodeType(int payloadReservation)
     {
         int offset = _offset;
-        if (offset >= BufferLength) offset = 0;
+        if (WriteByteFlushes(offset)) offset = 0;
         offset++;
-        if (offset + payloadReservation > BufferLength) offset = 0;
+        if (ReserveFlushes(offset, payloadReservation)) offset = 0;
         _offset = offset;
         TextNodeInBuffer = false;
     }

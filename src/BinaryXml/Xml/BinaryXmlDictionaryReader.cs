@@ -785,7 +785,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ref ElementName names = ref _openElements[depth];
         names.Prefix = AtomizePrefix(ref r);
         SetLocalName(ref r, out names.LocalName, out names.Local, out names.LocalStart, out names.LocalLength);
-        names.Namespace = AtomizeElementNamespace(ref r, out names.Ns);
+        names.Namespace = AtomizeNamespace(ref r, r.ElementNamespace, out names.Ns);
     }
 
     /// <summary>
@@ -868,10 +868,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _ => Atomize(r.Prefix),
         };
     }
-
-    /// <summary>Atomizes the current element's namespace (see <see cref="AtomizeNamespace"/>).</summary>
-    private string AtomizeElementNamespace(ref BinaryXmlReader r, out XmlDictionaryString? dictionaryString)
-        => AtomizeNamespace(ref r, r.ElementNamespace, out dictionaryString);
 
     /// <summary>
     /// Atomizes a namespace by where it is in the input: a declaration's namespace. A static dictionary string is found
