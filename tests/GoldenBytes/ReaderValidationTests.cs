@@ -217,6 +217,22 @@ public sealed class ReaderValidationTests
     }
 
     [Fact]
+    public void A_small_MaxStringContentLength_applies_to_short_text()
+    {
+        // Short ASCII text takes a path without the full UTF-8 check: the quota still counts its characters.
+        var options = new BinaryXmlReaderOptions { MaxStringContentLength = 4 };
+        // Followed by an element with a 16-byte name, so that the path's 16-byte window fits in the input.
+        string next = " 40 10 " + string.Join(" ", Enumerable.Repeat("62", 16)) + " 01";
+        foreach (string type in new[] { "98", "99" })
+        {
+            string end = (type == "99" ? "" : " 01") + next + " 01";
+            ReadAll(Hex.Parse($"40 01 72 40 01 61 {type} 04 61 62 63 64" + end), options: options);
+            BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse($"40 01 72 40 01 61 {type} 05 61 62 63 64 65" + end), options: options));
+            Assert.Contains("MaxStringContentLength", e.Message);
+        }
+    }
+
+    [Fact]
     public void Lenient_where_the_in_box_reader_is_lenient()
     {
         // Typed records and lists outside the root element (found by fuzzing: the in-box reader accepts them).

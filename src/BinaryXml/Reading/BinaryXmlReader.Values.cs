@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 using System.Text.Unicode;
 using System.Xml;
@@ -36,6 +37,19 @@ public ref partial struct BinaryXmlReader
             payloadStart = p;
             payloadLength = fixedSize;
             return p + fixedSize;
+        }
+        if (valueType == (byte)RecordType.Chars8Text && p < _data.Length && _data[p] < _data.Length - p)
+        {
+            // Most text is short: a one-byte length; short ASCII within the quota needs no further check.
+            int shortLength = _data[p];
+            payloadStart = p + 1;
+            payloadLength = shortLength;
+            if (!trusted && !(shortLength <= 16 && shortLength <= _s._maxStringContentLength && _data.Length - payloadStart >= 16
+                && IsAsciiPrefix(_data.Slice(payloadStart, 16), shortLength)))
+            {
+                ValidatePayload(type, start, payloadStart, shortLength);
+            }
+            return payloadStart + shortLength;
         }
         switch ((RecordType)valueType)
         {
@@ -89,22 +103,23 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>
     /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are well-formed
-    /// UTF-8. Names and short values are mostly ASCII: up to 16 bytes are first tested for a high bit 8 at a time
-    /// (reading the words past them is safe while 16 bytes remain), then anything else is fully validated.
+    /// UTF-8. Names and short values are mostly ASCII: up to 16 bytes are first tested for a high bit in one vector
+    /// (reading the bytes past them is safe while 16 bytes remain), then anything else is fully validated.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsValidUtf8(ReadOnlySpan<byte> data, int start, int length)
     {
-        if (length <= 16 && data.Length - start >= 16)
-        {
-            ReadOnlySpan<byte> words = data.Slice(start, 16);
-            ulong first = BinaryPrimitives.ReadUInt64LittleEndian(words);
-            ulong second = BinaryPrimitives.ReadUInt64LittleEndian(words[8..]);
-            // The first `length` bytes only (a shift by 64 would not clear the word, hence the whole-word cases).
-            ulong firstMask = length >= 8 ? ulong.MaxValue : (1UL << (length * 8)) - 1;
-            ulong secondMask = length <= 8 ? 0 : length == 16 ? ulong.MaxValue : (1UL << ((length - 8) * 8)) - 1;
-            if ((((first & firstMask) | (second & secondMask)) & 0x8080808080808080UL) == 0) return true;
-        }
+        if (length <= 16 && data.Length - start >= 16 && IsAsciiPrefix(data.Slice(start, 16), length)) return true;
         return Utf8.IsValid(data.Slice(start, length));
+    }
+
+    /// <summary>Whether the first <paramref name="length"/> (0–16) of the 16 bytes in <paramref name="sixteen"/> are ASCII.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsAsciiPrefix(ReadOnlySpan<byte> sixteen, int length)
+    {
+        Vector128<byte> bytes = Vector128.Create(sixteen);
+        Vector128<byte> inName = Vector128.LessThan(Vector128.Create((byte)0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), Vector128.Create((byte)length));
+        return ((bytes & inName).ExtractMostSignificantBits()) == 0;
     }
 
     private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)

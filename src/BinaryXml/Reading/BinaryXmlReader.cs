@@ -359,7 +359,8 @@ public ref partial struct BinaryXmlReader
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
         PushScope(start, prefix, local);
         int attributesStart = p;
-        p = ScanAttributes(p);
+        if (p < _data.Length && RecordTypes.GetFamily(_data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute) p = ScanAttributes(p);
+        else s._attrCount = 0;
         if (p - attributesStart > s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ref ElementScope element = ref s._scopes![s._depth - 1];
@@ -784,7 +785,23 @@ public ref partial struct BinaryXmlReader
         return NameRef.Dictionary(id, p);
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly NameRef ReadInlineString(int p, out int next, string what)
+    {
+        // Most names and namespaces are short ASCII: a one-byte length and at most 16 bytes, tested in one vector.
+        if (p < _data.Length - 16)
+        {
+            int length = _data[p];
+            if (length <= 16 && IsAsciiPrefix(_data.Slice(p + 1, 16), length))
+            {
+                next = p + 1 + length;
+                return NameRef.Inline(p + 1, length);
+            }
+        }
+        return ReadLongInlineString(p, out next, what);
+    }
+
+    private readonly NameRef ReadLongInlineString(int p, out int next, string what)
     {
         int length, n;
         if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
