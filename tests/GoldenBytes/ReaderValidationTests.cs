@@ -219,7 +219,7 @@ public sealed class ReaderValidationTests
     [Fact]
     public void A_small_MaxStringContentLength_applies_to_short_text()
     {
-        // Short ASCII text takes a path without the full UTF-8 check: the quota still counts its characters.
+        // Short ASCII text takes a path without the full UTF-8 check (up to 32 bytes): the quota still counts its characters.
         var options = new BinaryXmlReaderOptions { MaxStringContentLength = 4 };
         // Followed by an element with a 16-byte name, so that the path's 16-byte window fits in the input.
         string next = " 40 10 " + string.Join(" ", Enumerable.Repeat("62", 16)) + " 01";
@@ -262,12 +262,12 @@ public sealed class ReaderValidationTests
     [Fact]
     public void Utf8_of_names_and_text_is_checked_at_every_length_and_position()
     {
-        // Short names and values are tested for a high bit 8 bytes at a time before the full validation: every length up
-        // to 20, with an invalid byte (0xFF), a valid two-byte character or nothing at each position, followed by many
-        // bytes or by the end of the input.
+        // Short names and values are tested for a high bit 16 bytes at a time (up to 32) before the full validation:
+        // every length up to 40, with an invalid byte (0xFF), a valid two-byte character or nothing at each position,
+        // followed by many bytes or by the end of the input.
         foreach (bool padded in new[] { false, true })
         {
-            for (int length = 1; length <= 20; length++)
+            for (int length = 1; length <= 40; length++)
             {
                 for (int at = -1; at < length; at++)
                 {

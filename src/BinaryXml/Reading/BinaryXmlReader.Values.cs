@@ -44,8 +44,7 @@ public ref partial struct BinaryXmlReader
             int shortLength = _data[p];
             payloadStart = p + 1;
             payloadLength = shortLength;
-            if (!trusted && !(shortLength <= 16 && shortLength <= _s._maxStringContentLength && _data.Length - payloadStart >= 16
-                && IsAsciiPrefix(_data.Slice(payloadStart, 16), shortLength)))
+            if (!trusted && !(shortLength <= _s._maxStringContentLength && IsShortAscii(_data, payloadStart, shortLength)))
             {
                 ValidatePayload(type, start, payloadStart, shortLength);
             }
@@ -103,24 +102,33 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>
     /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are well-formed
-    /// UTF-8. Names and short values are mostly ASCII: up to 16 bytes are first tested for a high bit in one vector
-    /// (reading the bytes past them is safe while 16 bytes remain), then anything else is fully validated.
+    /// UTF-8: short ASCII is found by <see cref="IsShortAscii"/>, anything else is fully validated.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsValidUtf8(ReadOnlySpan<byte> data, int start, int length)
+        => IsShortAscii(data, start, length) || Utf8.IsValid(data.Slice(start, length));
+
+    /// <summary>
+    /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are at most 32
+    /// ASCII bytes, tested in one or two 16-byte vectors. Names and short values mostly are. The vectors may read past
+    /// the bytes (never past the input): false, without a verdict, where fewer than 16 (or 32) bytes remain.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsShortAscii(ReadOnlySpan<byte> data, int start, int length)
     {
-        if (length <= 16 && data.Length - start >= 16 && IsAsciiPrefix(data.Slice(start, 16), length)) return true;
-        return Utf8.IsValid(data.Slice(start, length));
+        if (length <= 16) return IsAscii16(data, start, length);
+        return length <= 32 && data.Length - start >= 32
+            && (Vector128.Create(data.Slice(start, 16)) | FirstBytes(Vector128.Create(data.Slice(start + 16, 16)), length - 16)).ExtractMostSignificantBits() == 0;
     }
 
-    /// <summary>Whether the first <paramref name="length"/> (0–16) of the 16 bytes in <paramref name="sixteen"/> are ASCII.</summary>
+    /// <summary>As <see cref="IsShortAscii"/> for at most 16 bytes: one vector.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool IsAsciiPrefix(ReadOnlySpan<byte> sixteen, int length)
-    {
-        Vector128<byte> bytes = Vector128.Create(sixteen);
-        Vector128<byte> inName = Vector128.LessThan(Vector128.Create((byte)0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), Vector128.Create((byte)length));
-        return ((bytes & inName).ExtractMostSignificantBits()) == 0;
-    }
+    private static bool IsAscii16(ReadOnlySpan<byte> data, int start, int length)
+        => data.Length - start >= 16 && FirstBytes(Vector128.Create(data.Slice(start, 16)), length).ExtractMostSignificantBits() == 0;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> FirstBytes(Vector128<byte> bytes, int count)
+        => bytes & Vector128.LessThan(Vector128.Create((byte)0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), Vector128.Create((byte)count));
 
     private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)
     {

@@ -788,11 +788,11 @@ public ref partial struct BinaryXmlReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly NameRef ReadInlineString(int p, out int next, string what)
     {
-        // Most names and namespaces are short ASCII: a one-byte length and at most 16 bytes, tested in one vector.
-        if (p < _data.Length - 16)
+        // Most names and namespaces are short ASCII with a one-byte length.
+        if ((uint)p < (uint)_data.Length)
         {
             int length = _data[p];
-            if (length <= 16 && IsAsciiPrefix(_data.Slice(p + 1, 16), length))
+            if (length <= 16 && IsAscii16(_data, p + 1, length))
             {
                 next = p + 1 + length;
                 return NameRef.Inline(p + 1, length);
