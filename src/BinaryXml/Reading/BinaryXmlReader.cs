@@ -359,7 +359,7 @@ public ref partial struct BinaryXmlReader
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
         PushScope(start, prefix, local);
         int attributesStart = p;
-        if (p < _data.Length && RecordTypes.GetFamily(_data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute) p = ScanAttributes(p);
+        if (IsAttributeRecord(p)) p = ScanAttributes(p);
         else s._attrCount = 0;
         if (p - attributesStart > s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
@@ -411,15 +411,12 @@ public ref partial struct BinaryXmlReader
     {
         ReaderState s = _s;
         s._attrCount = 0;
-        while (p < _data.Length)
+        while (IsAttributeRecord(p))
         {
-            byte type = _data[p];
-            RecordFamily family = RecordTypes.GetFamily(type);
-            if (family is not (RecordFamily.Attribute or RecordFamily.XmlnsAttribute)) break;
             EnsureCapacity(ref s._attributes, s._attrCount + 1);
             ref AttributeRecord a = ref s._attributes![s._attrCount++];
             a.Record = p;
-            a.IsXmlns = family == RecordFamily.XmlnsAttribute;
+            a.IsXmlns = RecordTypes.GetFamily(_data[p]) == RecordFamily.XmlnsAttribute;
             a.End = ParseAttribute(p, out a.Prefix, out a.LocalName, out a.Namespace, out a.ValueStart);
             if (a.IsXmlns)
             {
@@ -434,6 +431,10 @@ public ref partial struct BinaryXmlReader
         }
         return p;
     }
+
+    /// <summary>Whether an attribute or namespace declaration record starts at <paramref name="p"/> (start tags go on while one does).</summary>
+    private readonly bool IsAttributeRecord(int p)
+        => p < _data.Length && RecordTypes.GetFamily(_data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute;
 
     /// <summary>
     /// Parses one attribute record at <paramref name="start"/>. For xmlns records <paramref name="ns"/> is the
