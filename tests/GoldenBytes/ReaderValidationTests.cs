@@ -259,6 +259,60 @@ public sealed class ReaderValidationTests
         Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 B6 04 00 DC 00 D8 01")));
     }
 
+    [Theory]
+    [InlineData("ascii")]
+    [InlineData("mixed")]
+    [InlineData("pairs")]
+    [InlineData("late")]
+    public void Text_of_every_length_decodes_as_the_in_box_reader_decodes_it(string kind)
+    {
+        // Non-ASCII text of 64 bytes to 64 KB is transcoded in one pass through a pooled buffer, the rest through
+        // Encoding.UTF8: lengths on both sides of each bound, in a Chars32Text record, read by all three readers.
+        foreach (int bytes in new[] { 1, 63, 64, 65, 4096, 65535, 65536, 65537, 200_000 })
+        {
+            string text = kind switch
+            {
+                "ascii" => new string('x', bytes),
+                "mixed" => Utf8Prefix(string.Concat(Enumerable.Repeat("aé日x", bytes / 4 + 1)), bytes),
+                "pairs" => Utf8Prefix(string.Concat(Enumerable.Repeat("\U0001F600", bytes / 4 + 1)), bytes),
+                _ => new string('x', Math.Max(0, bytes - 2)) + (bytes >= 2 ? "é" : ""),
+            };
+            byte[] utf8 = System.Text.Encoding.UTF8.GetBytes(text);
+            byte[] doc = [0x40, 0x01, (byte)'a', 0x9C, .. BitConverter.GetBytes(utf8.Length), .. utf8, 0x01];
+            var quotas = XmlDictionaryReaderQuotas.Max;
+            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(doc, quotas);
+            using XmlDictionaryReader adapter = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas);
+            Assert.Equal(text, inBox.ReadElementContentAsString());
+            Assert.Equal(text, adapter.ReadElementContentAsString());
+            var r = new BinaryXmlReader(doc, null, null, BinaryXmlReaderOptions.Trusted);
+            try
+            {
+                r.Read();
+                r.Read();
+                Assert.True(text == r.GetString(), $"{kind}, {utf8.Length} bytes");
+            }
+            finally
+            {
+                r.Dispose();
+            }
+        }
+
+        // The longest prefix of whole characters (never half a surrogate pair) within the byte count.
+        static string Utf8Prefix(string s, int bytes)
+        {
+            int chars = 0, used = 0;
+            while (chars < s.Length)
+            {
+                int width = char.IsHighSurrogate(s[chars]) ? 2 : 1;
+                int size = System.Text.Encoding.UTF8.GetByteCount(s.AsSpan(chars, width));
+                if (used + size > bytes) break;
+                used += size;
+                chars += width;
+            }
+            return s[..chars];
+        }
+    }
+
     [Fact]
     public void Utf8_of_names_and_text_is_checked_at_every_length_and_position()
     {

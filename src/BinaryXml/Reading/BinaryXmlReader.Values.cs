@@ -291,7 +291,7 @@ public ref partial struct BinaryXmlReader
         switch (_s._tokenType)
         {
             case BinaryXmlTokenType.Comment:
-                return Encoding.UTF8.GetString(_data.Slice(_s._valueStart, _s._valueLength));
+                return TextFormatting.DecodeUtf8(_data.Slice(_s._valueStart, _s._valueLength));
             case BinaryXmlTokenType.NamespaceDeclaration:
                 return GetName(_s._nsValue).ToString();
             case BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute:
