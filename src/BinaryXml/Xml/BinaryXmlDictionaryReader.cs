@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Buffers;
 using System.Text;
+using System.Text.Unicode;
 using System.Xml;
 
 namespace BinaryXml;
@@ -255,6 +256,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _nameDepth = -1;
         _value = "";
         _atomic = 0;
+        _utf8ChunkStart = -1;
+        _valueChunkOwner = null;
         Array.Clear(_openElements);
         _valueType = typeof(string);
         _attributeCount = 0;
@@ -309,7 +312,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
-    public override string Value => _attributeIndex < 0 ? _value ??= ValueReader().GetString() : AttributeValue(_attributes[_attributeIndex]);
+    public override string Value => _attributeIndex >= 0 ? AttributeValue(_attributes[_attributeIndex])
+        : _utf8ChunkStart < 0 ? _value ??= ValueReader().GetString() : RemainingUtf8ChunkValue();
 
     /// <inheritdoc/>
     public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
@@ -918,6 +922,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Moves to a node without names (text, comment, none).</summary>
     private void SetNode(XmlNodeType type, int depth, string value, Type valueType)
     {
+        // A new node: no value read in chunks yet (a dictionary string's value is one object in every node it is).
+        _utf8ChunkStart = -1;
+        _valueChunkOwner = null;
         _nodeType = type;
         _depth = depth;
         _nameDepth = -1;
@@ -1192,6 +1199,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private int _valueChunkPosition;
     private object? _valueChunkOwner;
+    // A text node's UTF-8 value read in chunks straight from the input: its offset (-1: not being read so), the bytes
+    // decoded so far, and the low surrogate owed when a one-character chunk split a pair ('\0': none).
+    private int _utf8ChunkStart = -1;
+    private int _utf8ChunkBytes;
+    private char _utf8ChunkLowSurrogate;
 
     private byte[]? _valueBytes;
     private int _valueBytesPosition;
@@ -1231,6 +1243,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        if (_attributeIndex < 0 && (_utf8ChunkStart >= 0 || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
+            return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
         string value = Value;
         if (!ReferenceEquals(_valueChunkOwner, value))
         {
@@ -1242,6 +1256,52 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         value.CopyTo(_valueChunkPosition, buffer, index, n);
         _valueChunkPosition += n;
         return n;
+    }
+
+    private static bool IsUtf8Text(RecordType type) => type is RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text;
+
+    /// <summary>
+    /// <see cref="ReadValueChunk"/> of a text node whose value is UTF-8 not decoded yet: transcoded from the input into
+    /// the caller's buffer, nothing allocated. A surrogate pair is never split unless the chunk has room for one
+    /// character only (then its low surrogate comes first in the next chunk).
+    /// </summary>
+    private int ReadUtf8ValueChunk(Span<char> destination)
+    {
+        ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
+        if (_utf8ChunkStart < 0)
+        {
+            _utf8ChunkStart = _valueLocation.Start;
+            _utf8ChunkBytes = 0;
+            _utf8ChunkLowSurrogate = '\0';
+        }
+        int n = 0;
+        if (_utf8ChunkLowSurrogate != '\0' && !destination.IsEmpty)
+        {
+            destination[0] = _utf8ChunkLowSurrogate;
+            _utf8ChunkLowSurrogate = '\0';
+            n = 1;
+        }
+        // The native reader validated the text: it transcodes to the end or to the first character that does not fit.
+        Utf8.ToUtf16(utf8[_utf8ChunkBytes..], destination[n..], out int read, out int written);
+        _utf8ChunkBytes += read;
+        n += written;
+        if (n == 0 && !destination.IsEmpty && _utf8ChunkBytes < utf8.Length)
+        {
+            Span<char> pair = stackalloc char[2];
+            Utf8.ToUtf16(utf8[_utf8ChunkBytes..], pair, out read, out _);
+            _utf8ChunkBytes += read;
+            destination[0] = pair[0];
+            _utf8ChunkLowSurrogate = pair[1];
+            n = 1;
+        }
+        return n;
+    }
+
+    /// <summary>As .NET's reader: once a text node's value has been read in chunks, <see cref="Value"/> is what is left of it.</summary>
+    private string RemainingUtf8ChunkValue()
+    {
+        string rest = TextFormatting.DecodeUtf8(Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes));
+        return _utf8ChunkLowSurrogate == '\0' ? rest : _utf8ChunkLowSurrogate + rest;
     }
 
     private byte[]? _binary;
