@@ -319,6 +319,60 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal(["dictionary text", "dictionary text"], texts);
     }
 
+    [Theory]
+    [InlineData("Base64(hex:0102030405)")]
+    [InlineData("Base64(hex:01*3000); Base64(hex:02*3001)")]
+    [InlineData("String(\"AQIDBA==\")")]
+    [InlineData("Base64(hex:0102); String(\"AwQ=\")")]
+    [InlineData("Comment(\"c\"); Base64(hex:0A0B)")]
+    [InlineData("")]
+    public void Base64_content_reads_as_one_array_as_the_in_box_reader_reads_it(string content)
+    {
+        byte[] data = Doc("StartElement(null, \"r\", null); StartElement(null, \"b\", null); " + (content.Length > 0 ? content + "; " : "")
+            + "EndElement(); StartElement(null, \"after\", null); EndElement(); EndElement()");
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            r.ReadStartElement("r");
+            string bytes = Convert.ToHexString(r.ReadElementContentAsBase64());
+            return $"{bytes} then {r.NodeType} {r.LocalName}";
+        }
+        Assert.Equal(Read("in-box"), Read("BinaryXml"));
+    }
+
+    [Fact]
+    public void Base64_content_of_a_megabyte_allocates_no_more_than_the_in_box_reader()
+    {
+        byte[] payload = new byte[1 << 20];
+        new Random(5).NextBytes(payload);
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("b");
+            w.WriteBase64(payload, 0, payload.Length);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        long Allocated(string factory)
+        {
+            XmlDictionaryReader r = Create(factory, data);
+            byte[] Read()
+            {
+                ((IXmlBinaryReaderInitializer)r).SetInput(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+                r.ReadStartElement("r");
+                return r.ReadElementContentAsBase64();
+            }
+            Assert.Equal(payload, Read());
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            Assert.Equal(payload.Length, Read().Length);
+            return GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+        long inBox = Allocated("in-box"), ours = Allocated("BinaryXml");
+        Assert.True(ours <= inBox, $"{ours} B against the in-box reader's {inBox} B");
+    }
+
     [Fact]
     public void WriteNode_from_our_reader_writes_what_copying_from_the_in_box_reader_writes()
     {

@@ -1258,6 +1258,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return n;
     }
 
+    /// <summary>Whether the current node is a text node of a Bytes record not formatted yet: its payload is its bytes (no base64 round trip).</summary>
+    private bool IsUndecodedBytesText => _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _value is null
+        && (RecordType)_valueLocation.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
+
     private static bool IsUtf8Text(RecordType type) => type is RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text;
 
     /// <summary>
@@ -1330,31 +1334,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (_binary is null || _binaryIsHex != hex)
-        {
-            var all = new ArrayBufferWriter<byte>();
-            StringBuilder? hexText = hex ? new StringBuilder() : null;
-            _binaryNodeEnds.Clear();
-            while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute)
-            {
-                if (hexText is not null) hexText.Append(Value);
-                else all.Write(DecodeBase64(Value));
-                if (all.WrittenCount > _quotas.MaxArrayLength || hexText?.Length / 2 > _quotas.MaxArrayLength)
-                    throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
-                _binaryNodeEnds.Add(all.WrittenCount);
-                if (NodeType == XmlNodeType.Attribute) break;
-                if (!Read()) break;
-            }
-            if (hexText is not null)
-            {
-                all.Write(DecodeBinHex(hexText.ToString()));
-                _binaryNodeEnds.Clear();
-                _binaryNodeEnds.Add(all.WrittenCount);
-            }
-            _binary = all.WrittenSpan.ToArray();
-            _binaryPosition = 0;
-            _binaryIsHex = hex;
-        }
+        if (_binary is null || _binaryIsHex != hex) GatherBinaryContent(hex);
         int nodeEnd = _binary.Length;
         foreach (int end in _binaryNodeEnds)
         {
@@ -1393,6 +1373,88 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             throw new BinaryXmlException("The content is not BinHex", _state.BytesConsumed, e);
         }
+    }
+
+    /// <summary>
+    /// Reads the text nodes of the content (or the current attribute's value) and keeps their bytes in
+    /// <c>_binary</c>, with where each node's bytes end: a Bytes record's payload is copied once, base64 text decoded,
+    /// BinHex decoded as a whole. MaxArrayLength is enforced on the running total before the bytes are allocated.
+    /// </summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_binary))]
+    private void GatherBinaryContent(bool hex)
+    {
+        StringBuilder? hexText = hex ? new StringBuilder() : null;
+        List<(byte[]? Decoded, int Start, int Length)> parts = _binaryParts;
+        parts.Clear();
+        _binaryNodeEnds.Clear();
+        int total = 0;
+        while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute
+            or XmlNodeType.Comment)
+        {
+            if (NodeType == XmlNodeType.Comment)
+            {
+                // Content reads pass over comments, as XmlReader's do.
+                if (!Read()) break;
+                continue;
+            }
+            if (hexText is not null)
+            {
+                hexText.Append(Value);
+            }
+            else if (IsUndecodedBytesText)
+            {
+                parts.Add((null, _valueLocation.Start, _valueLocation.Length));
+                total += _valueLocation.Length;
+            }
+            else
+            {
+                byte[] decoded = DecodeBase64(Value);
+                parts.Add((decoded, 0, decoded.Length));
+                total += decoded.Length;
+            }
+            if (total > _quotas.MaxArrayLength || hexText?.Length / 2 > _quotas.MaxArrayLength)
+                throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+            _binaryNodeEnds.Add(total);
+            if (NodeType == XmlNodeType.Attribute) break;
+            if (!Read()) break;
+        }
+        byte[] bytes;
+        if (hexText is not null)
+        {
+            bytes = DecodeBinHex(hexText.ToString());
+            _binaryNodeEnds.Clear();
+            _binaryNodeEnds.Add(bytes.Length);
+        }
+        else
+        {
+            bytes = total == 0 ? [] : new byte[total];
+            int at = 0;
+            foreach ((byte[]? decoded, int start, int length) in parts)
+            {
+                (decoded is null ? Data.Slice(start, length) : decoded).CopyTo(bytes.AsSpan(at));
+                at += length;
+            }
+            parts.Clear();
+        }
+        _binary = bytes;
+        _binaryPosition = 0;
+        _binaryIsHex = hex;
+    }
+
+    private readonly List<(byte[]? Decoded, int Start, int Length)> _binaryParts = [];
+
+    /// <summary>
+    /// Reads the whole base64 content into one array: Bytes records are copied once into an array of their total
+    /// length, as .NET's reader does (the base implementation reads it in pieces and joins them).
+    /// </summary>
+    public override byte[] ReadContentAsBase64()
+    {
+        // A read in pieces is under way: go on with it.
+        if (_binary is not null) return base.ReadContentAsBase64();
+        GatherBinaryContent(hex: false);
+        byte[] all = _binary;
+        _binary = null;
+        return all;
     }
 
     private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
