@@ -155,22 +155,36 @@ internal static class Targets
 
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, the names of an
-    /// attribute's value node, and MoveToContent from an attribute and on elements: a trace to compare between the
-    /// readers. (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
-    /// DictionaryReaderContractTests.)
+    /// attribute's value node, MoveToContent from an attribute and on elements, and some text nodes read with
+    /// ReadValueChunk: a trace to compare between the readers. (MoveToContent over text is left out: there .NET's
+    /// answer depends on what was read before; pinned by DictionaryReaderContractTests.)
     /// </summary>
     public static List<string> ContentTrace(XmlDictionaryReader r)
     {
         var names = new XmlDictionary();
         XmlDictionaryString empty = names.Add(""), other = names.Add("no-such-name");
         var trace = new List<string>();
-        int elements = 0;
+        int elements = 0, texts = 0;
+        char[] chunk = new char[3];
         using (r)
         {
             while (r.Read())
             {
                 XmlDictionaryString local = names.Add(r.LocalName), ns = names.Add(r.NamespaceURI);
                 trace.Add($"{r.NodeType} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
+                if (r.NodeType == XmlNodeType.Text && texts++ % 4 == 1)
+                {
+                    // Every fourth text node read in chunks of three characters: their lengths and the text they make.
+                    var lengths = new System.Text.StringBuilder();
+                    var text = new System.Text.StringBuilder();
+                    int n;
+                    while ((n = r.ReadValueChunk(chunk, 0, chunk.Length)) > 0)
+                    {
+                        lengths.Append(n);
+                        text.Append(chunk, 0, n);
+                    }
+                    trace.Add($"chunks {lengths} {text}");
+                }
                 if (r.NodeType is not (XmlNodeType.Element or XmlNodeType.EndElement)) continue;
                 trace.Add($"start {r.IsStartElement(local, ns)} {r.IsStartElement(other, ns)}");
                 if (r.NodeType != XmlNodeType.Element || elements++ % 3 != 1 || !r.MoveToFirstAttribute()) continue;
