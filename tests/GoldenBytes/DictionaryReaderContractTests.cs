@@ -340,6 +340,50 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal(Read("in-box"), Read("BinaryXml"));
     }
 
+    [Theory]
+    [InlineData(100_000, 4096, false)]
+    [InlineData(100_000, 4096, true)]
+    [InlineData(70_001, 1000, false)]
+    [InlineData(70_001, 7, true)]
+    [InlineData(20, 0, false)]
+    public void Base64_content_read_in_pieces_streams_past_the_array_quota_as_the_in_box_reader_does(int size, int piece, bool element)
+    {
+        // How WCF reads a streamed body: pieces into one buffer, default quotas (MaxArrayLength 16,384).
+        byte[] payload = new byte[size];
+        new Random(size).NextBytes(payload);
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("b");
+            w.WriteBase64(payload, 0, size);
+            w.WriteEndElement();
+            w.WriteStartElement("after");
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data, quotas: new XmlDictionaryReaderQuotas());
+            r.ReadStartElement("r");
+            if (!element) r.ReadStartElement("b");
+            var read = new MemoryStream();
+            var lengths = new List<int>();
+            byte[] buffer = new byte[Math.Max(piece, 1)];
+            for (int calls = 0; calls < 3 || piece > 0; calls++)
+            {
+                int n = element ? r.ReadElementContentAsBase64(buffer, 0, piece) : r.ReadContentAsBase64(buffer, 0, piece);
+                lengths.Add(n);
+                read.Write(buffer, 0, n);
+                if (n == 0 && piece > 0) break;
+            }
+            if (piece > 0) Assert.Equal(payload, read.ToArray());
+            return $"{string.Join(",", lengths)} then {r.NodeType} {r.LocalName}";
+        }
+        Assert.Equal(Read("in-box"), Read("BinaryXml"));
+    }
+
     [Fact]
     public void Base64_content_of_a_megabyte_allocates_no_more_than_the_in_box_reader()
     {

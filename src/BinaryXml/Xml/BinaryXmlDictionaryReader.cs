@@ -258,6 +258,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _atomic = 0;
         _utf8ChunkStart = -1;
         _valueChunkOwner = null;
+        _bytesChunkStart = -1;
         Array.Clear(_openElements);
         _valueType = typeof(string);
         _attributeCount = 0;
@@ -772,6 +773,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Moves to an element or end element whose names are those of the open element at <paramref name="depth"/>.</summary>
     private void SetElementNode(XmlNodeType type, int depth)
     {
+        _bytesChunkStart = -1;
         _nodeType = type;
         _depth = depth;
         _nameDepth = depth;
@@ -925,6 +927,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // A new node: no value read in chunks yet (a dictionary string's value is one object in every node it is).
         _utf8ChunkStart = -1;
         _valueChunkOwner = null;
+        _bytesChunkStart = -1;
         _nodeType = type;
         _depth = depth;
         _nameDepth = -1;
@@ -1334,6 +1337,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        // Bytes records are read in pieces straight from the input (a stream of any length, no quota, nothing
+        // allocated, as .NET's reader does); other content is gathered and decoded first.
+        if (!hex && _binary is null && TryReadBytesRecordContent(buffer.AsSpan(index, count), out int copied)) return copied;
         if (_binary is null || _binaryIsHex != hex) GatherBinaryContent(hex);
         int nodeEnd = _binary.Length;
         foreach (int end in _binaryNodeEnds)
@@ -1457,9 +1463,41 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return all;
     }
 
+    /// <summary>
+    /// On a Bytes record, copies its next bytes into <paramref name="destination"/>; once it is used up, moves to the
+    /// next node and goes on with it if it is another Bytes record. False when the node is not a Bytes record (other
+    /// text is gathered and decoded by the caller); at the end of the content, true with nothing copied.
+    /// </summary>
+    private bool TryReadBytesRecordContent(Span<byte> destination, out int copied)
+    {
+        copied = 0;
+        if (!IsUndecodedBytesText) return false;
+        if (_bytesChunkStart != _valueLocation.Start)
+        {
+            _bytesChunkStart = _valueLocation.Start;
+            _bytesChunkUsed = 0;
+        }
+        if (destination.IsEmpty) return true;
+        if (_bytesChunkUsed == _valueLocation.Length)
+        {
+            Read();
+            if (IsUndecodedBytesText) return TryReadBytesRecordContent(destination, out copied);
+            return NodeType is not (XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA
+                or XmlNodeType.Comment);
+        }
+        copied = Math.Min(destination.Length, _valueLocation.Length - _bytesChunkUsed);
+        Data.Slice(_valueLocation.Start + _bytesChunkUsed, copied).CopyTo(destination);
+        _bytesChunkUsed += copied;
+        return true;
+    }
+
+    // The Bytes record being read in pieces: its payload's offset (-1: none) and the bytes copied from it.
+    private int _bytesChunkStart = -1;
+    private int _bytesChunkUsed;
+
     private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
     {
-        if (_binary is null)
+        if (_binary is null && _bytesChunkStart < 0)
         {
             if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
             Read();
