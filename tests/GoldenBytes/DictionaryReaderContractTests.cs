@@ -384,6 +384,26 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal(Read("in-box"), Read("BinaryXml"));
     }
 
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public void Base64_content_read_in_one_piece_and_then_whole_is_read_once(string factory)
+    {
+        byte[] payload = Enumerable.Range(0, 3000).Select(i => (byte)i).ToArray();
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("b");
+            w.WriteBase64(payload, 0, payload.Length);
+            w.WriteEndElement();
+        }
+        using XmlDictionaryReader r = Create(factory, stream.ToArray());
+        r.ReadStartElement("b");
+        byte[] first = new byte[100];
+        Assert.Equal(100, r.ReadContentAsBase64(first, 0, 100));
+        byte[] rest = r.ReadContentAsBase64();
+        Assert.Equal(payload, first.Concat(rest).ToArray());
+    }
+
     [Fact]
     public void Base64_content_of_a_megabyte_allocates_no_more_than_the_in_box_reader()
     {

@@ -1455,8 +1455,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// </summary>
     public override byte[] ReadContentAsBase64()
     {
-        // A read in pieces is under way: go on with it.
-        if (_binary is not null) return base.ReadContentAsBase64();
+        // A read in pieces is under way (gathered, or streamed from a Bytes record): go on with it.
+        if (_binary is not null || _bytesChunkStart >= 0) return base.ReadContentAsBase64();
         GatherBinaryContent(hex: false);
         byte[] all = _binary;
         _binary = null;
