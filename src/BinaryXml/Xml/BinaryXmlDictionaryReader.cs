@@ -584,7 +584,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case BinaryXmlTokenType.Text:
             {
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
-                bool bytes = r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
+                bool bytes = IsBytes(r.ValueType);
                 Type type = withEnd || bytes ? RecordTypes.GetValueType(r.ValueType) : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
                 _textRecord = r.ValueType;
@@ -641,7 +641,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (!first) sb.Append(' ');
             first = false;
             // .NET formats a Bytes item of a list with object.ToString, not as base64 (pinned against the oracle).
-            if (r.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text) sb.Append(typeof(byte[]).ToString());
+            if (IsBytes(r.ValueType)) sb.Append(typeof(byte[]).ToString());
             else sb.Append(r.GetString());
         }
         return sb.ToString();
@@ -1263,8 +1263,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>Whether the current node is a text node of a Bytes record not formatted yet: its payload is its bytes (no base64 round trip).</summary>
     private bool IsUndecodedBytesText => _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _value is null
-        && (RecordType)_valueLocation.ValueType is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
+        && IsBytes((RecordType)_valueLocation.ValueType);
 
+    /// <summary>Whether a text record's plain type is a Bytes record (its payload is the value's bytes).</summary>
+    private static bool IsBytes(RecordType type) => type is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
+
+    /// <summary>Whether a text record's plain type is a Chars record (its payload is UTF-8).</summary>
     private static bool IsUtf8Text(RecordType type) => type is RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text;
 
     /// <summary>
