@@ -155,8 +155,8 @@ internal static class Targets
 
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, the names of an
-    /// attribute's value node, MoveToContent from an attribute and on elements, and some text nodes read with
-    /// ReadValueChunk: a trace to compare between the readers. (MoveToContent over text is left out: there .NET's
+    /// attribute's value node, MoveToContent from an attribute and on elements, some text nodes read with
+    /// ReadValueChunk and some content read with ReadContentAsBase64: a trace to compare between the readers. (MoveToContent over text is left out: there .NET's
     /// answer depends on what was read before; pinned by DictionaryReaderContractTests.)
     /// </summary>
     public static List<string> ContentTrace(XmlDictionaryReader r)
@@ -172,6 +172,26 @@ internal static class Targets
             {
                 XmlDictionaryString local = names.Add(r.LocalName), ns = names.Add(r.NamespaceURI);
                 trace.Add($"{r.NodeType} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
+                if (r.NodeType == XmlNodeType.Text && texts % 4 == 0)
+                {
+                    // The first of every four text nodes, and the content after it, read as base64 in pieces of five bytes: the
+                    // bytes and the node after them; an error ends the trace (readers differ in where they stop).
+                    texts++;
+                    var bytes = new System.Text.StringBuilder();
+                    byte[] piece = new byte[5];
+                    try
+                    {
+                        int n;
+                        while ((n = r.ReadContentAsBase64(piece, 0, piece.Length)) > 0) bytes.Append(Convert.ToHexString(piece, 0, n));
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add($"base64 {bytes} error");
+                        break;
+                    }
+                    trace.Add($"base64 {bytes} then {r.NodeType} {r.Depth}");
+                    continue;
+                }
                 if (r.NodeType == XmlNodeType.Text && texts++ % 4 == 1)
                 {
                     // Every fourth text node read in chunks of three characters: their lengths and the text they make.

@@ -325,6 +325,9 @@ public sealed class DictionaryReaderContractTests
     [InlineData("String(\"AQIDBA==\")")]
     [InlineData("Base64(hex:0102); String(\"AwQ=\")")]
     [InlineData("Comment(\"c\"); Base64(hex:0A0B)")]
+    [InlineData("String(\"AQ\"); Comment(\"c\"); String(\"ID\")")]
+    [InlineData("String(\" AQ\\nI D\\t\")")]
+    [InlineData("Base64(hex:0102); String(\"AwQ=\"); Base64(hex:05)")]
     [InlineData("")]
     public void Base64_content_reads_as_one_array_as_the_in_box_reader_reads_it(string content)
     {
@@ -382,6 +385,124 @@ public sealed class DictionaryReaderContractTests
             return $"{string.Join(",", lengths)} then {r.NodeType} {r.LocalName}";
         }
         Assert.Equal(Read("in-box"), Read("BinaryXml"));
+    }
+
+    public static TheoryData<string, int, bool> Base64TextShapes()
+    {
+        var data = new TheoryData<string, int, bool>();
+        foreach (string shape in new[] { "one node", "split", "spaces" })
+        {
+            foreach (int piece in new[] { 1, 2, 3, 7, 1000, 4096 })
+            {
+                data.Add(shape, piece, false);
+            }
+            data.Add(shape, 999, true);
+        }
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Base64TextShapes))]
+    public void Base64_text_read_in_pieces_streams_past_the_array_quota_as_the_in_box_reader_does(string shape, int piece, bool element)
+    {
+        // Base64 as text (Chars records: a text writer's output re-encoded, or WriteString of base64), 40,000 bytes
+        // against the default MaxArrayLength of 16,384: in one node; split between nodes in the middle of a block (a
+        // comment between them); with whitespace around and inside it.
+        byte[] payload = new byte[40_000];
+        new Random(piece).NextBytes(payload);
+        string b64 = Convert.ToBase64String(payload);
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("b");
+            switch (shape)
+            {
+                case "one node":
+                    w.WriteString(b64);
+                    break;
+                case "split":
+                    w.WriteString(b64[..1001]);
+                    w.WriteComment("c");
+                    w.WriteString(b64[1001..30_003]);
+                    w.WriteString(b64[30_003..]);
+                    break;
+                default:
+                    w.WriteString(" " + b64[..1000] + " \r\n\t" + b64[1000..2001] + " " + b64[2001..] + "\n");
+                    break;
+            }
+            w.WriteEndElement();
+            w.WriteStartElement("after");
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data, quotas: new XmlDictionaryReaderQuotas());
+            r.ReadStartElement("r");
+            if (!element) r.ReadStartElement("b");
+            var read = new MemoryStream();
+            byte[] buffer = new byte[piece];
+            int n;
+            while ((n = element ? r.ReadElementContentAsBase64(buffer, 0, piece) : r.ReadContentAsBase64(buffer, 0, piece)) > 0)
+            {
+                Assert.InRange(n, 1, piece);
+                read.Write(buffer, 0, n);
+            }
+            Assert.Equal(payload, read.ToArray());
+            return $"{r.NodeType} {r.LocalName}";
+        }
+        Assert.Equal(Read("in-box"), Read("BinaryXml"));
+    }
+
+    [Theory]
+    [InlineData("String(\"AQI*\")")]
+    [InlineData("String(\"AQIDB\")")]
+    [InlineData("String(\"AQ\"); Comment(\"c\")")]
+    [InlineData("String(\"AQ\u00e9D\")")]
+    [InlineData("String(\"AQ\"); Base64(hex:0102)")]
+    public void Base64_text_that_is_not_base64_throws_as_the_in_box_reader_does(string content)
+    {
+        byte[] data = Doc("StartElement(null, \"b\", null); " + content + "; EndElement()");
+        foreach (int piece in new[] { 1, 3, 100 })
+        {
+            string? Read(string factory)
+            {
+                using XmlDictionaryReader r = Create(factory, data);
+                r.ReadStartElement("b");
+                byte[] buffer = new byte[piece];
+                try
+                {
+                    while (r.ReadContentAsBase64(buffer, 0, piece) > 0)
+                    {
+                    }
+                    return null;
+                }
+                catch (XmlException e)
+                {
+                    return e.GetType().Name;
+                }
+            }
+            Assert.Equal("XmlException", Read("in-box"));
+            Assert.Equal("BinaryXmlException", Read("BinaryXml"));
+        }
+    }
+
+    [Fact]
+    public void SetInput_forgets_binary_content_read_in_part()
+    {
+        byte[] first = Doc("StartElement(null, \"b\", null); String(\"0102030405\"); EndElement()");
+        byte[] second = Doc("StartElement(null, \"b\", null); String(\"0A0B\"); EndElement()");
+        XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(first, 0, first.Length, null, XmlDictionaryReaderQuotas.Max);
+        r.ReadStartElement("b");
+        byte[] buffer = new byte[2];
+        Assert.Equal(2, r.ReadContentAsBinHex(buffer, 0, 2));
+        ((IXmlBinaryReaderInitializer)r).SetInput(second, 0, second.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+        r.ReadStartElement("b");
+        byte[] all = new byte[10];
+        int n = r.ReadContentAsBinHex(all, 0, all.Length);
+        Assert.Equal("0A0B", Convert.ToHexString(all, 0, n));
     }
 
     [Theory]

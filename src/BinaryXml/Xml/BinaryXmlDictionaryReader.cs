@@ -258,7 +258,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _atomic = 0;
         _utf8ChunkStart = -1;
         _valueChunkOwner = null;
-        _bytesChunkStart = -1;
+        _nodeSerial++;
+        _binary = null;
         Array.Clear(_openElements);
         _valueType = typeof(string);
         _attributeCount = 0;
@@ -773,7 +774,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Moves to an element or end element whose names are those of the open element at <paramref name="depth"/>.</summary>
     private void SetElementNode(XmlNodeType type, int depth)
     {
-        _bytesChunkStart = -1;
+        _nodeSerial++;
         _nodeType = type;
         _depth = depth;
         _nameDepth = depth;
@@ -927,7 +928,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // A new node: no value read in chunks yet (a dictionary string's value is one object in every node it is).
         _utf8ChunkStart = -1;
         _valueChunkOwner = null;
-        _bytesChunkStart = -1;
+        _nodeSerial++;
         _nodeType = type;
         _depth = depth;
         _nameDepth = -1;
@@ -1208,37 +1209,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _utf8ChunkBytes;
     private char _utf8ChunkLowSurrogate;
 
-    private byte[]? _valueBytes;
-    private int _valueBytesPosition;
-    private object? _valueBytesOwner;
-
-    /// <summary>Reads the current value's bytes (a Bytes record, or base64 text) in pieces.</summary>
-    public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
-    {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
-        string value = Value;
-        if (!ReferenceEquals(_valueBytesOwner, value))
-        {
-            _valueBytesOwner = value;
-            _valueBytesPosition = 0;
-            try
-            {
-                _valueBytes = Convert.FromBase64String(value);
-            }
-            catch (FormatException e)
-            {
-                throw new BinaryXmlException("The value is not base64", _state.BytesConsumed, e);
-            }
-        }
-        int n = Math.Min(count, _valueBytes!.Length - _valueBytesPosition);
-        _valueBytes.AsSpan(_valueBytesPosition, n).CopyTo(buffer.AsSpan(offset));
-        _valueBytesPosition += n;
-        return n;
-    }
-
     /// <summary>Reads the current value in pieces; a piece never ends between the two halves of a surrogate pair.</summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
@@ -1260,10 +1230,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _valueChunkPosition += n;
         return n;
     }
-
-    /// <summary>Whether the current node is a text node of a Bytes record not formatted yet: its payload is its bytes (no base64 round trip).</summary>
-    private bool IsUndecodedBytesText => _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _value is null
-        && IsBytes((RecordType)_valueLocation.ValueType);
 
     /// <summary>Whether a text record's plain type is a Bytes record (its payload is the value's bytes).</summary>
     private static bool IsBytes(RecordType type) => type is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
@@ -1313,202 +1279,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         string rest = TextFormatting.DecodeUtf8(Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes));
         return _utf8ChunkLowSurrogate == '\0' ? rest : _utf8ChunkLowSurrogate + rest;
-    }
-
-    private byte[]? _binary;
-    private int _binaryPosition;
-    private readonly List<int> _binaryNodeEnds = [];
-    private bool _binaryIsHex;
-
-    /// <summary>
-    /// Reads base64 content (Bytes records or base64 text), enforcing MaxArrayLength. As in .NET, one call returns
-    /// bytes of one text node at most.
-    /// </summary>
-    public override int ReadContentAsBase64(byte[] buffer, int index, int count) => ReadBinaryContent(buffer, index, count, hex: false);
-
-    /// <summary>Reads BinHex content (the text of the content, decoded), enforcing MaxArrayLength.</summary>
-    public override int ReadContentAsBinHex(byte[] buffer, int index, int count) => ReadBinaryContent(buffer, index, count, hex: true);
-
-    /// <inheritdoc/>
-    public override int ReadElementContentAsBase64(byte[] buffer, int index, int count) => ReadElementBinaryContent(buffer, index, count, hex: false);
-
-    /// <inheritdoc/>
-    public override int ReadElementContentAsBinHex(byte[] buffer, int index, int count) => ReadElementBinaryContent(buffer, index, count, hex: true);
-
-    private int ReadBinaryContent(byte[] buffer, int index, int count, bool hex)
-    {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        // Bytes records are read in pieces straight from the input (a stream of any length, no quota, nothing
-        // allocated, as .NET's reader does); other content is gathered and decoded first.
-        if (!hex && _binary is null && TryReadBytesRecordContent(buffer.AsSpan(index, count), out int copied)) return copied;
-        if (_binary is null || _binaryIsHex != hex) GatherBinaryContent(hex);
-        int nodeEnd = _binary.Length;
-        foreach (int end in _binaryNodeEnds)
-        {
-            if (end > _binaryPosition)
-            {
-                nodeEnd = end;
-                break;
-            }
-        }
-        int n = Math.Min(count, nodeEnd - _binaryPosition);
-        _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
-        _binaryPosition += n;
-        if (n == 0) _binary = null;
-        return n;
-    }
-
-    private byte[] DecodeBase64(string text)
-    {
-        try
-        {
-            return Convert.FromBase64String(text);
-        }
-        catch (FormatException e)
-        {
-            throw new BinaryXmlException("The content is not base64", _state.BytesConsumed, e);
-        }
-    }
-
-    private byte[] DecodeBinHex(string text)
-    {
-        try
-        {
-            return Convert.FromHexString(text);
-        }
-        catch (FormatException e)
-        {
-            throw new BinaryXmlException("The content is not BinHex", _state.BytesConsumed, e);
-        }
-    }
-
-    /// <summary>
-    /// Reads the text nodes of the content (or the current attribute's value) and keeps their bytes in
-    /// <c>_binary</c>, with where each node's bytes end: a Bytes record's payload is copied once, base64 text decoded,
-    /// BinHex decoded as a whole. MaxArrayLength is enforced on the running total before the bytes are allocated.
-    /// </summary>
-    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_binary))]
-    private void GatherBinaryContent(bool hex)
-    {
-        StringBuilder? hexText = hex ? new StringBuilder() : null;
-        List<(byte[]? Decoded, int Start, int Length)> parts = _binaryParts;
-        parts.Clear();
-        _binaryNodeEnds.Clear();
-        int total = 0;
-        while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute
-            or XmlNodeType.Comment)
-        {
-            if (NodeType == XmlNodeType.Comment)
-            {
-                // Content reads pass over comments, as XmlReader's do.
-                if (!Read()) break;
-                continue;
-            }
-            if (hexText is not null)
-            {
-                hexText.Append(Value);
-            }
-            else if (IsUndecodedBytesText)
-            {
-                parts.Add((null, _valueLocation.Start, _valueLocation.Length));
-                total += _valueLocation.Length;
-            }
-            else
-            {
-                byte[] decoded = DecodeBase64(Value);
-                parts.Add((decoded, 0, decoded.Length));
-                total += decoded.Length;
-            }
-            if (total > _quotas.MaxArrayLength || hexText?.Length / 2 > _quotas.MaxArrayLength)
-                throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
-            _binaryNodeEnds.Add(total);
-            if (NodeType == XmlNodeType.Attribute) break;
-            if (!Read()) break;
-        }
-        byte[] bytes;
-        if (hexText is not null)
-        {
-            bytes = DecodeBinHex(hexText.ToString());
-            _binaryNodeEnds.Clear();
-            _binaryNodeEnds.Add(bytes.Length);
-        }
-        else
-        {
-            bytes = total == 0 ? [] : new byte[total];
-            int at = 0;
-            foreach ((byte[]? decoded, int start, int length) in parts)
-            {
-                (decoded is null ? Data.Slice(start, length) : decoded).CopyTo(bytes.AsSpan(at));
-                at += length;
-            }
-            parts.Clear();
-        }
-        _binary = bytes;
-        _binaryPosition = 0;
-        _binaryIsHex = hex;
-    }
-
-    private readonly List<(byte[]? Decoded, int Start, int Length)> _binaryParts = [];
-
-    /// <summary>
-    /// Reads the whole base64 content into one array: Bytes records are copied once into an array of their total
-    /// length, as .NET's reader does (the base implementation reads it in pieces and joins them).
-    /// </summary>
-    public override byte[] ReadContentAsBase64()
-    {
-        // A read in pieces is under way (gathered, or streamed from a Bytes record): go on with it.
-        if (_binary is not null || _bytesChunkStart >= 0) return base.ReadContentAsBase64();
-        GatherBinaryContent(hex: false);
-        byte[] all = _binary;
-        _binary = null;
-        return all;
-    }
-
-    /// <summary>
-    /// On a Bytes record, copies its next bytes into <paramref name="destination"/>; once it is used up, moves to the
-    /// next node and goes on with it if it is another Bytes record. False when the node is not a Bytes record (other
-    /// text is gathered and decoded by the caller); at the end of the content, true with nothing copied.
-    /// </summary>
-    private bool TryReadBytesRecordContent(Span<byte> destination, out int copied)
-    {
-        copied = 0;
-        if (!IsUndecodedBytesText) return false;
-        if (_bytesChunkStart != _valueLocation.Start)
-        {
-            _bytesChunkStart = _valueLocation.Start;
-            _bytesChunkUsed = 0;
-        }
-        if (destination.IsEmpty) return true;
-        if (_bytesChunkUsed == _valueLocation.Length)
-        {
-            Read();
-            if (IsUndecodedBytesText) return TryReadBytesRecordContent(destination, out copied);
-            return NodeType is not (XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA
-                or XmlNodeType.Comment);
-        }
-        copied = Math.Min(destination.Length, _valueLocation.Length - _bytesChunkUsed);
-        Data.Slice(_valueLocation.Start + _bytesChunkUsed, copied).CopyTo(destination);
-        _bytesChunkUsed += copied;
-        return true;
-    }
-
-    // The Bytes record being read in pieces: its payload's offset (-1: none) and the bytes copied from it.
-    private int _bytesChunkStart = -1;
-    private int _bytesChunkUsed;
-
-    private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
-    {
-        if (_binary is null && _bytesChunkStart < 0)
-        {
-            if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
-            Read();
-        }
-        int n = ReadBinaryContent(buffer, index, count, hex);
-        if (n == 0 && NodeType == XmlNodeType.EndElement) Read();
-        return n;
     }
 
     // ---- Arrays ------------------------------------------------------------------------------------------------

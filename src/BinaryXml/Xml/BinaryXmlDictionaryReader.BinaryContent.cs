@@ -1,0 +1,380 @@
+using System.Buffers;
+using System.Buffers.Text;
+using System.Runtime.CompilerServices;
+using System.Text;
+using System.Xml;
+
+namespace BinaryXml;
+
+/// <summary>
+/// Binary content: base64 and BinHex reads. Base64 content is read in pieces straight from the input, as .NET's reader
+/// reads it: a Bytes record's payload copied, base64 text decoded, a stream of any length with no quota and nothing
+/// allocated; read whole, it is one array under MaxArrayLength. BinHex content and attribute values are decoded whole.
+/// </summary>
+public sealed partial class BinaryXmlDictionaryReader
+{
+    // ---- Base64 content in pieces ----------------------------------------------------------------------------------
+    // A read in pieces belongs to the node it was left on: _nodeSerial changes with every move to a node, and a read
+    // whose serial is not the current one starts afresh (the caller moved the reader). Its state: how far into the
+    // node's payload or text; base64 characters of a block begun in an earlier node (fewer than four: a block may be
+    // split between text nodes, as when text was written in several calls); decoded bytes that did not fit (fewer
+    // than three: a piece of one or two bytes).
+
+    /// <summary>The most base64 characters decoded in one step (through a buffer on the stack).</summary>
+    private const int Base64CharsPerStep = 1024;
+
+    private static readonly SearchValues<byte> Base64Whitespace = SearchValues.Create(" \t\r\n"u8);
+
+    private int _nodeSerial;
+    private int _pieceSerial = -1;
+    private int _pieceUsed;
+    // A text node's characters as bytes when they are not UTF-8 in the input (a Unicode, dictionary or typed record).
+    private byte[]? _pieceText;
+    private Base64Block _base64Carry;
+    private int _base64CarryCount;
+    private Base64Block _base64Trail;
+    private int _base64TrailCount;
+
+    /// <summary>Four bytes: a base64 block's characters, or the bytes one decodes to.</summary>
+    [InlineArray(4)]
+    private struct Base64Block
+    {
+        private byte _element;
+    }
+
+    /// <summary>Whether a read in pieces is under way on the current node.</summary>
+    private bool PieceReadUnderWay => _pieceSerial == _nodeSerial;
+
+    /// <summary>Whether the current node is a text node of a Bytes record not formatted yet: its payload is its bytes (no base64 round trip).</summary>
+    private bool IsUndecodedBytesText => _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _value is null
+        && IsBytes((RecordType)_valueLocation.ValueType);
+
+    /// <summary>Whether the current node is part of element content that binary reads take (comments are passed over).</summary>
+    private bool IsContentText => _attributeIndex < 0
+        && _nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA;
+
+    /// <summary>Starts a read in pieces of the current node (its payload or text from the start).</summary>
+    private void EnterPieceNode()
+    {
+        _pieceSerial = _nodeSerial;
+        _pieceUsed = 0;
+        _pieceText = null;
+    }
+
+    /// <summary>The current text node's characters as bytes, base64 being ASCII: UTF-8 straight from the input when it is.</summary>
+    private ReadOnlySpan<byte> PieceSource()
+    {
+        if (_value is null && _utf8ChunkStart < 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))
+            return Data.Slice(_valueLocation.Start, _valueLocation.Length);
+        // Any other node as its text (a Bytes record after a block begun in text as its base64); a character that is
+        // not base64 is not ASCII in UTF-8 either and fails to decode.
+        return _pieceText ??= Encoding.UTF8.GetBytes(Value);
+    }
+
+    /// <summary>
+    /// Reads the next bytes of base64 content into <paramref name="destination"/>. As .NET's reader, a call returns
+    /// bytes of one node at most (or bytes left over from the last call), and moves to the next node (passing over
+    /// comments) when the current one is used up; at the end of the content it is on the node after it and returns 0.
+    /// </summary>
+    private int ReadBase64Content(Span<byte> destination)
+    {
+        if (!PieceReadUnderWay)
+        {
+            EnterPieceNode();
+            _base64CarryCount = _base64TrailCount = 0;
+        }
+        if (_base64TrailCount > 0) return TakeBase64Trail(destination);
+        Span<byte> chars = stackalloc byte[Base64CharsPerStep];
+        int written = 0;
+        while (written < destination.Length)
+        {
+            if (_nodeType == XmlNodeType.Comment)
+            {
+                NextPieceNode();
+                continue;
+            }
+            if (!IsContentText)
+            {
+                if (_base64CarryCount > 0)
+                    throw new BinaryXmlException($"The base64 content ends inside a block of four characters ({_base64CarryCount} left)", _state.BytesConsumed);
+                break;
+            }
+            if (IsUndecodedBytesText && _base64CarryCount == 0)
+            {
+                int left = _valueLocation.Length - _pieceUsed;
+                if (left == 0)
+                {
+                    if (written > 0) break;
+                    NextPieceNode();
+                    continue;
+                }
+                int n = Math.Min(destination.Length - written, left);
+                Data.Slice(_valueLocation.Start + _pieceUsed, n).CopyTo(destination[written..]);
+                _pieceUsed += n;
+                written += n;
+                continue;
+            }
+            ReadOnlySpan<byte> source = PieceSource();
+            if (_pieceUsed == source.Length)
+            {
+                if (written > 0) break;
+                NextPieceNode();
+                continue;
+            }
+            // Whole blocks only, as .NET's reader: a piece ends short rather than leave bytes of a block over.
+            if (written > 0 && destination.Length - written < 3) break;
+            written += DecodeBase64Text(source, chars, destination[written..]);
+            if (_base64TrailCount > 0) break;
+        }
+        return written;
+    }
+
+    /// <summary>Moves to the next node of the content and starts reading it (a block begun may go on in it).</summary>
+    private void NextPieceNode()
+    {
+        Read();
+        EnterPieceNode();
+    }
+
+    /// <summary>
+    /// Decodes the current text node's next base64 characters (whitespace passed over) after those carried from before,
+    /// as many whole blocks as fit into <paramref name="destination"/> (one block into the trail when fewer than
+    /// three bytes fit); a block's first characters that the node ends before are carried to the next.
+    /// </summary>
+    private int DecodeBase64Text(ReadOnlySpan<byte> source, Span<byte> chars, Span<byte> destination)
+    {
+        int wanted = Math.Min(Base64CharsPerStep, Math.Max(destination.Length / 3, 1) * 4);
+        ((ReadOnlySpan<byte>)_base64Carry)[.._base64CarryCount].CopyTo(chars);
+        int count = _base64CarryCount;
+        while (count < wanted && _pieceUsed < source.Length)
+        {
+            ReadOnlySpan<byte> rest = source.Slice(_pieceUsed, Math.Min(source.Length - _pieceUsed, wanted - count));
+            int space = rest.IndexOfAny(Base64Whitespace);
+            int take = space < 0 ? rest.Length : space;
+            rest[..take].CopyTo(chars[count..]);
+            count += take;
+            _pieceUsed += space < 0 ? take : take + 1;
+        }
+        int whole = count & ~3;
+        int written = 0;
+        if (whole > 0)
+        {
+            Span<byte> target = destination.Length >= 3 ? destination : _base64Trail;
+            OperationStatus status = Base64.DecodeFromUtf8(chars[..whole], target, out _, out written);
+            if (status != OperationStatus.Done)
+                throw new BinaryXmlException($"The content is not base64 (in '{Encoding.ASCII.GetString(chars[..Math.Min(whole, 64)])}')", _state.BytesConsumed);
+            if (destination.Length < 3)
+            {
+                _base64TrailCount = written;
+                written = TakeBase64Trail(destination);
+            }
+        }
+        _base64CarryCount = count - whole;
+        chars.Slice(whole, _base64CarryCount).CopyTo(_base64Carry);
+        return written;
+    }
+
+    /// <summary>Returns bytes decoded by an earlier call that did not fit.</summary>
+    private int TakeBase64Trail(Span<byte> destination)
+    {
+        Span<byte> trail = _base64Trail;
+        int n = Math.Min(destination.Length, _base64TrailCount);
+        trail[..n].CopyTo(destination);
+        trail[n.._base64TrailCount].CopyTo(trail);
+        _base64TrailCount -= n;
+        return n;
+    }
+
+    /// <summary>
+    /// Reads base64 content (Bytes records or base64 text) in pieces of the caller's size, with no quota, as .NET's
+    /// reader does: a stream of any length. One call returns bytes of one text node at most.
+    /// </summary>
+    public override int ReadContentAsBase64(byte[] buffer, int index, int count) => ReadBinaryContent(buffer, index, count, hex: false);
+
+    /// <summary>Reads BinHex content (the text of the content, decoded), enforcing MaxArrayLength.</summary>
+    public override int ReadContentAsBinHex(byte[] buffer, int index, int count) => ReadBinaryContent(buffer, index, count, hex: true);
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsBase64(byte[] buffer, int index, int count) => ReadElementBinaryContent(buffer, index, count, hex: false);
+
+    /// <inheritdoc/>
+    public override int ReadElementContentAsBinHex(byte[] buffer, int index, int count) => ReadElementBinaryContent(buffer, index, count, hex: true);
+
+    private int ReadBinaryContent(byte[] buffer, int index, int count, bool hex)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        if (!hex && _binary is null && _attributeIndex < 0) return ReadBase64Content(buffer.AsSpan(index, count));
+        if (_binary is null || _binaryIsHex != hex) GatherBinaryContent(hex);
+        int n = Math.Min(count, _binary.Length - _binaryPosition);
+        _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
+        _binaryPosition += n;
+        if (n == 0) _binary = null;
+        return n;
+    }
+
+    private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
+    {
+        if (_binary is null && !PieceReadUnderWay)
+        {
+            if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
+            Read();
+        }
+        int n = ReadBinaryContent(buffer, index, count, hex);
+        if (n == 0 && NodeType == XmlNodeType.EndElement) Read();
+        return n;
+    }
+
+    /// <summary>
+    /// Reads the whole base64 content into one array under MaxArrayLength. Bytes records (how DataContractSerializer
+    /// writes a byte[]) are copied once into an array of their total length, as .NET's reader does; base64 text after
+    /// them is read in pieces into a pooled buffer.
+    /// </summary>
+    public override byte[] ReadContentAsBase64()
+    {
+        // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it.
+        if (_binary is not null || PieceReadUnderWay || _attributeIndex >= 0) return base.ReadContentAsBase64();
+        int quota = _quotas.MaxArrayLength;
+        List<(int Start, int Length)> parts = _bytesParts;
+        parts.Clear();
+        int total = 0;
+        while (IsUndecodedBytesText || _nodeType == XmlNodeType.Comment)
+        {
+            if (_nodeType == XmlNodeType.Text)
+            {
+                parts.Add((_valueLocation.Start, _valueLocation.Length));
+                total += _valueLocation.Length;
+                if (total > quota) ThrowArrayQuota();
+            }
+            Read();
+        }
+        byte[]? text = null;
+        int textLength = 0;
+        try
+        {
+            if (IsContentText)
+            {
+                text = ArrayPool<byte>.Shared.Rent(4096);
+                int n;
+                // At most one byte past the quota is read, to find that it is exceeded.
+                while ((n = ReadBase64Content(text.AsSpan(textLength, (int)Math.Min(text.Length - textLength, (long)quota - total - textLength + 1)))) > 0)
+                {
+                    textLength += n;
+                    if ((long)total + textLength > quota) ThrowArrayQuota();
+                    if (textLength == text.Length)
+                    {
+                        byte[] larger = ArrayPool<byte>.Shared.Rent((int)Math.Min(text.Length * 2L, Array.MaxLength));
+                        text.AsSpan().CopyTo(larger);
+                        ArrayPool<byte>.Shared.Return(text);
+                        text = larger;
+                    }
+                }
+            }
+            byte[] all = total + textLength == 0 ? [] : new byte[total + textLength];
+            int at = 0;
+            foreach ((int start, int length) in parts)
+            {
+                Data.Slice(start, length).CopyTo(all.AsSpan(at));
+                at += length;
+            }
+            text.AsSpan(0, textLength).CopyTo(all.AsSpan(at));
+            return all;
+        }
+        finally
+        {
+            parts.Clear();
+            if (text is not null) ArrayPool<byte>.Shared.Return(text);
+        }
+    }
+
+    private readonly List<(int Start, int Length)> _bytesParts = [];
+
+    private void ThrowArrayQuota()
+        => throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+
+    // ---- Content decoded whole: BinHex, attribute values -----------------------------------------------------------
+
+    private byte[]? _binary;
+    private int _binaryPosition;
+    private bool _binaryIsHex;
+
+    /// <summary>
+    /// Reads the text of the content (or the current attribute's value) and keeps its bytes in <c>_binary</c>: BinHex
+    /// decoded as a whole, an attribute's value as base64. MaxArrayLength is enforced before the bytes are allocated.
+    /// </summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_binary))]
+    private void GatherBinaryContent(bool hex)
+    {
+        var text = new StringBuilder();
+        while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute
+            or XmlNodeType.Comment)
+        {
+            // Content reads pass over comments, as XmlReader's do.
+            if (NodeType != XmlNodeType.Comment) text.Append(Value);
+            if ((hex ? text.Length / 2 : text.Length / 4 * 3) > _quotas.MaxArrayLength) ThrowArrayQuota();
+            if (NodeType == XmlNodeType.Attribute || !Read()) break;
+        }
+        _binary = hex ? DecodeBinHex(text.ToString()) : DecodeBase64(text.ToString());
+        _binaryPosition = 0;
+        _binaryIsHex = hex;
+    }
+
+    private byte[] DecodeBase64(string text)
+    {
+        try
+        {
+            return Convert.FromBase64String(text);
+        }
+        catch (FormatException e)
+        {
+            throw new BinaryXmlException("The content is not base64", _state.BytesConsumed, e);
+        }
+    }
+
+    private byte[] DecodeBinHex(string text)
+    {
+        try
+        {
+            return Convert.FromHexString(text);
+        }
+        catch (FormatException e)
+        {
+            throw new BinaryXmlException("The content is not BinHex", _state.BytesConsumed, e);
+        }
+    }
+
+    // ---- A value's bytes ---------------------------------------------------------------------------------------------
+
+    private byte[]? _valueBytes;
+    private int _valueBytesPosition;
+    private object? _valueBytesOwner;
+
+    /// <summary>Reads the current value's bytes (a Bytes record, or base64 text) in pieces.</summary>
+    public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
+        string value = Value;
+        if (!ReferenceEquals(_valueBytesOwner, value))
+        {
+            _valueBytesOwner = value;
+            _valueBytesPosition = 0;
+            try
+            {
+                _valueBytes = Convert.FromBase64String(value);
+            }
+            catch (FormatException e)
+            {
+                throw new BinaryXmlException("The value is not base64", _state.BytesConsumed, e);
+            }
+        }
+        int n = Math.Min(count, _valueBytes!.Length - _valueBytesPosition);
+        _valueBytes.AsSpan(_valueBytesPosition, n).CopyTo(buffer.AsSpan(offset));
+        _valueBytesPosition += n;
+        return n;
+    }
+}
