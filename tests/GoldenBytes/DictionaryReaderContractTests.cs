@@ -489,6 +489,64 @@ public sealed class DictionaryReaderContractTests
         }
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(7)]
+    [InlineData(4096)]
+    public void Values_read_as_base64_in_pieces_are_each_node_s_own_as_the_in_box_reader_reads_them(int piece)
+    {
+        var dictionary = new XmlDictionary();
+        dictionary.Add("zero");
+        dictionary.Add("AQIDBA==");
+        byte[] payload = Enumerable.Range(0, 5000).Select(i => (byte)(i * 7)).ToArray();
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("a");
+            w.WriteAttributeString("v", Convert.ToBase64String(payload, 0, 40));
+            w.WriteBase64(payload, 0, payload.Length);
+            w.WriteEndElement();
+            w.WriteElementString("b", " " + Convert.ToBase64String(payload, 0, 3001) + " ");
+            // The same dictionary string as the value of two nodes.
+            w.WriteStartElement("c");
+            w.WriteString(dictionary.Add("AQIDBA=="));
+            w.WriteEndElement();
+            w.WriteStartElement("d");
+            w.WriteString(dictionary.Add("AQIDBA=="));
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data, dictionary);
+            var trace = new List<string>();
+            byte[] buffer = new byte[piece];
+            string Pieces()
+            {
+                var bytes = new MemoryStream();
+                int n;
+                while ((n = r.ReadValueAsBase64(buffer, 0, piece)) > 0) bytes.Write(buffer, 0, n);
+                return Convert.ToHexString(bytes.ToArray());
+            }
+            while (r.Read())
+            {
+                if (r.NodeType == XmlNodeType.Element && r.MoveToFirstAttribute())
+                {
+                    trace.Add($"attribute {Pieces()}");
+                    r.MoveToElement();
+                }
+                if (r.NodeType == XmlNodeType.Text) trace.Add($"text {Pieces()} still {r.NodeType}");
+            }
+            return string.Join("\n", trace);
+        }
+        string inBox = Read("in-box");
+        Assert.Contains(Convert.ToHexString(payload, 0, 4998), inBox);
+        Assert.Equal(inBox, Read("BinaryXml"));
+    }
+
     [Fact]
     public void SetInput_forgets_binary_content_read_in_part()
     {

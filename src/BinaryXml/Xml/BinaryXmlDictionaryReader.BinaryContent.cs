@@ -75,8 +75,9 @@ public sealed partial class BinaryXmlDictionaryReader
     /// Reads the next bytes of base64 content into <paramref name="destination"/>. As .NET's reader, a call returns
     /// bytes of one node at most (or bytes left over from the last call), and moves to the next node (passing over
     /// comments) when the current one is used up; at the end of the content it is on the node after it and returns 0.
+    /// <paramref name="withinNode"/>: the current node's value only (0 at its end, the reader not moved).
     /// </summary>
-    private int ReadBase64Content(Span<byte> destination)
+    private int ReadBase64Content(Span<byte> destination, bool withinNode = false)
     {
         if (!PieceReadUnderWay)
         {
@@ -95,8 +96,7 @@ public sealed partial class BinaryXmlDictionaryReader
             }
             if (!IsContentText)
             {
-                if (_base64CarryCount > 0)
-                    throw new BinaryXmlException($"The base64 content ends inside a block of four characters ({_base64CarryCount} left)", _state.BytesConsumed);
+                if (_base64CarryCount > 0) ThrowBase64BlockUnfinished();
                 break;
             }
             if (IsUndecodedBytesText && _base64CarryCount == 0)
@@ -104,7 +104,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 int left = _valueLocation.Length - _pieceUsed;
                 if (left == 0)
                 {
-                    if (written > 0) break;
+                    if (written > 0 || withinNode) break;
                     NextPieceNode();
                     continue;
                 }
@@ -118,6 +118,11 @@ public sealed partial class BinaryXmlDictionaryReader
             if (_pieceUsed == source.Length)
             {
                 if (written > 0) break;
+                if (withinNode)
+                {
+                    if (_base64CarryCount > 0) ThrowBase64BlockUnfinished();
+                    break;
+                }
                 NextPieceNode();
                 continue;
             }
@@ -128,6 +133,9 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         return written;
     }
+
+    private void ThrowBase64BlockUnfinished()
+        => throw new BinaryXmlException($"The base64 text ends inside a block of four characters ({_base64CarryCount} left)", _state.BytesConsumed);
 
     /// <summary>Moves to the next node of the content and starts reading it (a block begun may go on in it).</summary>
     private void NextPieceNode()
@@ -349,28 +357,27 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private byte[]? _valueBytes;
     private int _valueBytesPosition;
-    private object? _valueBytesOwner;
+    private long _valueBytesKey = -1;
 
-    /// <summary>Reads the current value's bytes (a Bytes record, or base64 text) in pieces.</summary>
+    /// <summary>
+    /// Reads the current node's value as base64 in pieces, the reader staying on the node as .NET's does: a text
+    /// node's Bytes record copied or base64 text decoded from the input (as content reads do, within the node); an
+    /// attribute's value decoded whole, then handed out piece by piece.
+    /// </summary>
     public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
     {
         ArgumentNullException.ThrowIfNull(buffer);
         ArgumentOutOfRangeException.ThrowIfNegative(offset);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
-        string value = Value;
-        if (!ReferenceEquals(_valueBytesOwner, value))
+        if (IsContentText) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
+        // Keyed by node and attribute: one string (a dictionary string's) may be the value of several.
+        long key = ((long)_nodeSerial << 32) | (uint)_attributeIndex;
+        if (_valueBytesKey != key)
         {
-            _valueBytesOwner = value;
+            _valueBytes = DecodeBase64(Value);
             _valueBytesPosition = 0;
-            try
-            {
-                _valueBytes = Convert.FromBase64String(value);
-            }
-            catch (FormatException e)
-            {
-                throw new BinaryXmlException("The value is not base64", _state.BytesConsumed, e);
-            }
+            _valueBytesKey = key;
         }
         int n = Math.Min(count, _valueBytes!.Length - _valueBytesPosition);
         _valueBytes.AsSpan(_valueBytesPosition, n).CopyTo(buffer.AsSpan(offset));
