@@ -52,12 +52,16 @@ internal static class TextFormatting
         }
     }
 
-    /// <summary>The longest UTF-8 text <see cref="DecodeUtf8"/> transcodes through a pooled buffer (64 KB: 128 KB of characters at most).</summary>
-    private const int PooledDecodeBytes = 64 * 1024;
+    /// <summary>
+    /// The longest UTF-8 text <see cref="DecodeUtf8"/> transcodes through a pooled buffer: 4 MB, a buffer of 8 MB at
+    /// most that <see cref="ArrayPool{T}.Shared"/> keeps until it trims unused arrays (.NET's reader allocates such a
+    /// buffer on every read).
+    /// </summary>
+    private const int PooledDecodeBytes = 4 * 1024 * 1024;
 
     /// <summary>
     /// Decodes UTF-8 text as <see cref="Encoding.UTF8"/> does, in one pass where that is faster: non-ASCII text of 64
-    /// bytes to 64 KB is transcoded into a pooled buffer (it has at most as many characters as bytes) and the string
+    /// bytes to 4 MB is transcoded into a pooled buffer (it has at most as many characters as bytes) and the string
     /// copied from it, where <c>Encoding.UTF8.GetString</c> first counts the characters in a pass of its own, as slow
     /// as the transcoding on non-ASCII text. ASCII text (found by a vector scan up to its first non-ASCII byte), shorter
     /// and longer text, and text that is not valid UTF-8 (then with U+FFFD for each invalid sequence) go through
