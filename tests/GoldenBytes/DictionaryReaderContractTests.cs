@@ -343,6 +343,23 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal(Read("in-box"), Read("BinaryXml"));
     }
 
+    /// <summary>The in-box writer's <c>&lt;r&gt;&lt;b&gt;…&lt;/b&gt;&lt;after/&gt;&lt;/r&gt;</c> around the content <paramref name="content"/> writes.</summary>
+    private static byte[] ContentThenAfter(Action<XmlDictionaryWriter> content)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("b");
+            content(w);
+            w.WriteEndElement();
+            w.WriteStartElement("after");
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        return stream.ToArray();
+    }
+
     [Theory]
     [InlineData(100_000, 4096, false)]
     [InlineData(100_000, 4096, true)]
@@ -354,18 +371,7 @@ public sealed class DictionaryReaderContractTests
         // How WCF reads a streamed body: pieces into one buffer, default quotas (MaxArrayLength 16,384).
         byte[] payload = new byte[size];
         new Random(size).NextBytes(payload);
-        var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
-        {
-            w.WriteStartElement("r");
-            w.WriteStartElement("b");
-            w.WriteBase64(payload, 0, size);
-            w.WriteEndElement();
-            w.WriteStartElement("after");
-            w.WriteEndElement();
-            w.WriteEndElement();
-        }
-        byte[] data = stream.ToArray();
+        byte[] data = ContentThenAfter(w => w.WriteBase64(payload, 0, size));
         string Read(string factory)
         {
             using XmlDictionaryReader r = Create(factory, data, quotas: new XmlDictionaryReaderQuotas());
@@ -411,11 +417,8 @@ public sealed class DictionaryReaderContractTests
         byte[] payload = new byte[40_000];
         new Random(piece).NextBytes(payload);
         string b64 = Convert.ToBase64String(payload);
-        var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        byte[] data = ContentThenAfter(w =>
         {
-            w.WriteStartElement("r");
-            w.WriteStartElement("b");
             switch (shape)
             {
                 case "one node":
@@ -431,12 +434,7 @@ public sealed class DictionaryReaderContractTests
                     w.WriteString(" " + b64[..1000] + " \r\n\t" + b64[1000..2001] + " " + b64[2001..] + "\n");
                     break;
             }
-            w.WriteEndElement();
-            w.WriteStartElement("after");
-            w.WriteEndElement();
-            w.WriteEndElement();
-        }
-        byte[] data = stream.ToArray();
+        });
         string Read(string factory)
         {
             using XmlDictionaryReader r = Create(factory, data, quotas: new XmlDictionaryReaderQuotas());
