@@ -314,8 +314,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _attributes[_attributeIndex].Namespace;
 
     /// <inheritdoc/>
-    public override string Value => _attributeIndex >= 0 ? AttributeValue(_attributes[_attributeIndex])
-        : _utf8ChunkStart < 0 ? _value ??= ValueReader().GetString() : RemainingUtf8ChunkValue();
+    public override string Value
+    {
+        get
+        {
+            if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
+            _listValueUnread = false;
+            return _utf8ChunkStart < 0 ? _value ??= ValueReader().GetString() : RemainingUtf8ChunkValue();
+        }
+    }
 
     /// <inheritdoc/>
     public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
@@ -622,6 +629,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 int depth = r.CurrentDepth;
                 _textRecord = RecordType.StartListText;
                 SetNode(XmlNodeType.Text, depth, ReadListItems(ref r), typeof(string));
+                _listValueUnread = true;
                 return true;
             }
             case BinaryXmlTokenType.Comment:
@@ -929,6 +937,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _utf8ChunkStart = -1;
         _valueChunkOwner = null;
         _nodeSerial++;
+        _listValueUnread = false;
         _nodeType = type;
         _depth = depth;
         _nameDepth = -1;
@@ -1109,11 +1118,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private static bool IsXmlWhitespace(string value) => value.AsSpan().IndexOfAnyExcept(" \t\r\n") < 0;
 
+    // A list's text node whose Value has not been asked for: .NET's reader takes it for content even when its items
+    // are whitespace (it tests a list's text only once decoded), so MoveToContent stops on it.
+    private bool _listValueUnread;
+
     /// <summary>Whether the current text node's value is whitespace only, or empty (without decoding it when it is not yet).</summary>
     private bool IsWhitespaceTextNode()
-        => _value is not null
+        => !_listValueUnread && (_value is not null
             ? IsXmlWhitespace(_value)
-            : BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
+            : BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length)));
 
     /// <inheritdoc/>
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
