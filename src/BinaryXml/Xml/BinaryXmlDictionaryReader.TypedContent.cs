@@ -228,55 +228,102 @@ public sealed partial class BinaryXmlDictionaryReader
         return text;
     }
 
-    private delegate bool TryGetValue<T>(ref BinaryXmlReader reader, out T value);
+    /// <summary>
+    /// One typed element read: the records it takes and how it converts them (the same rule as ReadContentAs* on that
+    /// record). Static members of a struct, so that each read's code is specialized, with no delegate call.
+    /// </summary>
+    private interface IAtomicRead<T>
+    {
+        static abstract bool Accepts(RecordType record);
+
+        static abstract bool TryGet(ref BinaryXmlReader reader, out T value);
+    }
+
+    private struct Int32Read : IAtomicRead<int>
+    {
+        public static bool Accepts(RecordType record) => true;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out int value) => reader.TryGetInt32(out value);
+    }
+
+    private struct Int64Read : IAtomicRead<long>
+    {
+        public static bool Accepts(RecordType record) => true;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out long value) => reader.TryGetInt64(out value);
+    }
+
+    private struct BooleanRead : IAtomicRead<bool>
+    {
+        public static bool Accepts(RecordType record) => record is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out bool value) => reader.TryGetBoolean(out value);
+    }
+
+    private struct DateTimeRead : IAtomicRead<DateTime>
+    {
+        public static bool Accepts(RecordType record) => record == RecordType.DateTimeText;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out DateTime value) => reader.TryGetDateTime(out value);
+    }
+
+    private struct DecimalRead : IAtomicRead<decimal>
+    {
+        public static bool Accepts(RecordType record) => record == RecordType.DecimalText;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out decimal value) => reader.TryGetDecimal(out value);
+    }
+
+    private struct DoubleRead : IAtomicRead<double>
+    {
+        public static bool Accepts(RecordType record) => record == RecordType.DoubleText;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out double value) => reader.TryGetDouble(out value);
+    }
+
+    private struct GuidRead : IAtomicRead<Guid>
+    {
+        public static bool Accepts(RecordType record) => record == RecordType.UuidText;
+
+        public static bool TryGet(ref BinaryXmlReader reader, out Guid value) => reader.TryGetGuid(out value);
+    }
 
     /// <summary>
-    /// Reads an element whose content is one atomic record closing it, when the record is one <paramref name="accepts"/>
-    /// takes and <paramref name="tryGet"/> converts it (the same rule as ReadContentAs* on that record); otherwise false
-    /// and nothing moved.
+    /// Reads an element whose content is one atomic record closing it, when <typeparamref name="TRead"/> takes the
+    /// record and converts it; otherwise false and nothing moved.
     /// </summary>
-    private bool TryReadAtomicElement<T>(Func<RecordType, bool> accepts, TryGetValue<T> tryGet, out T value)
+    private bool TryReadAtomicElement<T, TRead>(out T value) where TRead : struct, IAtomicRead<T>
     {
         value = default!;
-        if (!TryPeekAtomicContent(out RecordType record, out ValueLocation at) || !accepts(record)) return false;
+        if (!TryPeekAtomicContent(out RecordType record, out ValueLocation at) || !TRead.Accepts(record)) return false;
         BinaryXmlReader reader = ValueReader(at);
-        if (!tryGet(ref reader, out value)) return false;
+        if (!TRead.TryGet(ref reader, out value)) return false;
         SkipElementContent();
         return true;
     }
 
     /// <inheritdoc/>
-    public override int ReadElementContentAsInt()
-        => TryReadAtomicElement(static _ => true, static (ref BinaryXmlReader r, out int v) => r.TryGetInt32(out v), out int value) ? value : base.ReadElementContentAsInt();
+    public override int ReadElementContentAsInt() => TryReadAtomicElement<int, Int32Read>(out int value) ? value : base.ReadElementContentAsInt();
 
     /// <inheritdoc/>
-    public override long ReadElementContentAsLong()
-        => TryReadAtomicElement(static _ => true, static (ref BinaryXmlReader r, out long v) => r.TryGetInt64(out v), out long value) ? value : base.ReadElementContentAsLong();
+    public override long ReadElementContentAsLong() => TryReadAtomicElement<long, Int64Read>(out long value) ? value : base.ReadElementContentAsLong();
 
     /// <inheritdoc/>
-    public override bool ReadElementContentAsBoolean()
-        => TryReadAtomicElement(static t => t is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText,
-            static (ref BinaryXmlReader r, out bool v) => r.TryGetBoolean(out v), out bool value) ? value : base.ReadElementContentAsBoolean();
+    public override bool ReadElementContentAsBoolean() => TryReadAtomicElement<bool, BooleanRead>(out bool value) ? value : base.ReadElementContentAsBoolean();
 
     /// <inheritdoc/>
     public override DateTime ReadElementContentAsDateTime()
-        => TryReadAtomicElement(static t => t == RecordType.DateTimeText,
-            static (ref BinaryXmlReader r, out DateTime v) => r.TryGetDateTime(out v), out DateTime value) ? value : base.ReadElementContentAsDateTime();
+        => TryReadAtomicElement<DateTime, DateTimeRead>(out DateTime value) ? value : base.ReadElementContentAsDateTime();
 
     /// <inheritdoc/>
     public override decimal ReadElementContentAsDecimal()
-        => TryReadAtomicElement(static t => t == RecordType.DecimalText,
-            static (ref BinaryXmlReader r, out decimal v) => r.TryGetDecimal(out v), out decimal value) ? value : base.ReadElementContentAsDecimal();
+        => TryReadAtomicElement<decimal, DecimalRead>(out decimal value) ? value : base.ReadElementContentAsDecimal();
 
     /// <inheritdoc/>
-    public override double ReadElementContentAsDouble()
-        => TryReadAtomicElement(static t => t == RecordType.DoubleText,
-            static (ref BinaryXmlReader r, out double v) => r.TryGetDouble(out v), out double value) ? value : base.ReadElementContentAsDouble();
+    public override double ReadElementContentAsDouble() => TryReadAtomicElement<double, DoubleRead>(out double value) ? value : base.ReadElementContentAsDouble();
 
     /// <inheritdoc/>
-    public override Guid ReadElementContentAsGuid()
-        => TryReadAtomicElement(static t => t == RecordType.UuidText,
-            static (ref BinaryXmlReader r, out Guid v) => r.TryGetGuid(out v), out Guid value) ? value : base.ReadElementContentAsGuid();
+    public override Guid ReadElementContentAsGuid() => TryReadAtomicElement<Guid, GuidRead>(out Guid value) ? value : base.ReadElementContentAsGuid();
 
     // ---- Element content by name ----------------------------------------------------------------------------------
     // XmlReader checks the names through virtual NodeType, LocalName and NamespaceURI calls (an element's local name
