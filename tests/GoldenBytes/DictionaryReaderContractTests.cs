@@ -296,6 +296,33 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal(0, allocated);
     }
 
+    [Fact]
+    public void A_value_read_in_part_is_not_the_value_of_the_node_after_it()
+    {
+        // <r><a>text</a><b a="value">x</b></r>: chunks of the text, then Value and chunks of the end tag after it; of an
+        // attribute, then of the next node.
+        byte[] data = Doc("StartElement(null, \"r\", null); StartElement(null, \"a\", null); String(\"hello world text\"); EndElement(); "
+            + "StartElement(null, \"b\", null); StartAttribute(null, \"a\", null); String(\"attribute value\"); EndAttribute(); String(\"x\"); EndElement(); EndElement()");
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            var trace = new List<string>();
+            char[] buffer = new char[4];
+            while (r.Read())
+            {
+                if (r.NodeType == XmlNodeType.Element && r.MoveToFirstAttribute())
+                {
+                    trace.Add($"attribute chunk {r.ReadValueChunk(buffer, 0, 4)}");
+                    r.MoveToElement();
+                }
+                if (r.NodeType == XmlNodeType.Text) trace.Add($"text chunk {r.ReadValueChunk(buffer, 0, 4)}");
+                trace.Add($"{r.NodeType} {r.LocalName} [{r.Value}] chunk {r.ReadValueChunk(buffer, 0, 4)}");
+            }
+            return string.Join("\n", trace);
+        }
+        Assert.Equal(Read("in-box"), Read("BinaryXml"));
+    }
+
     [Theory]
     [MemberData(nameof(Factories))]
     public void Each_node_of_one_dictionary_string_is_read_in_chunks_from_its_start(string factory)

@@ -14,9 +14,8 @@ namespace BinaryXml;
 public sealed partial class BinaryXmlDictionaryReader
 {
     // ---- Base64 content in pieces ----------------------------------------------------------------------------------
-    // A read in pieces belongs to the node it was left on: _nodeSerial changes with every move to a node, and a read
-    // whose serial is not the current one starts afresh (the caller moved the reader). Its state: how far into the
-    // node's payload or text; base64 characters of a block begun in an earlier node (fewer than four: a block may be
+    // A read in pieces belongs to the node it was left on (NodeKey); a read whose key is not the current one starts
+    // afresh (the caller moved the reader). Its state: how far into the node's payload or text; base64 characters of a block begun in an earlier node (fewer than four: a block may be
     // split between text nodes, as when text was written in several calls); decoded bytes that did not fit (fewer
     // than three: a piece of one or two bytes).
 
@@ -25,8 +24,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private static readonly SearchValues<byte> Base64Whitespace = SearchValues.Create(" \t\r\n"u8);
 
-    private int _nodeSerial;
-    private int _pieceSerial = -1;
+    private long _pieceKey = -1;
     private int _pieceUsed;
     // A text node's characters as bytes when they are not UTF-8 in the input (a Unicode, dictionary or typed record).
     private byte[]? _pieceText;
@@ -43,7 +41,7 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>Whether a read in pieces is under way on the current node.</summary>
-    private bool PieceReadUnderWay => _pieceSerial == _nodeSerial;
+    private bool PieceReadUnderWay => _pieceKey == NodeKey;
 
     /// <summary>Whether the current node is a text node of a Bytes record not formatted yet: its payload is its bytes (no base64 round trip).</summary>
     private bool IsUndecodedBytesText => _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _value is null
@@ -56,7 +54,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>Starts a read in pieces of the current node (its payload or text from the start).</summary>
     private void EnterPieceNode()
     {
-        _pieceSerial = _nodeSerial;
+        _pieceKey = NodeKey;
         _pieceUsed = 0;
         _pieceText = null;
     }
@@ -64,7 +62,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>The current text node's characters as bytes, base64 being ASCII: UTF-8 straight from the input when it is.</summary>
     private ReadOnlySpan<byte> PieceSource()
     {
-        if (_value is null && _utf8ChunkStart < 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))
+        if (_value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType))
             return Data.Slice(_valueLocation.Start, _valueLocation.Length);
         // Any other node as its text (a Bytes record after a block begun in text as its base64); a character that is
         // not base64 is not ASCII in UTF-8 either and fails to decode.
@@ -214,8 +212,8 @@ public sealed partial class BinaryXmlDictionaryReader
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (!hex && _binary is null && _attributeIndex < 0) return ReadBase64Content(buffer.AsSpan(index, count));
-        if (_binary is null || _binaryIsHex != hex) GatherBinaryContent(hex);
+        if (!hex && !GatheredReadUnderWay && _attributeIndex < 0) return ReadBase64Content(buffer.AsSpan(index, count));
+        if (!GatheredReadUnderWay || _binaryIsHex != hex) GatherBinaryContent(hex);
         int n = Math.Min(count, _binary.Length - _binaryPosition);
         _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
         _binaryPosition += n;
@@ -225,7 +223,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
     {
-        if (_binary is null && !PieceReadUnderWay)
+        if (!GatheredReadUnderWay && !PieceReadUnderWay)
         {
             if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
             Read();
@@ -243,7 +241,7 @@ public sealed partial class BinaryXmlDictionaryReader
     public override byte[] ReadContentAsBase64()
     {
         // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it.
-        if (_binary is not null || PieceReadUnderWay || _attributeIndex >= 0) return base.ReadContentAsBase64();
+        if (GatheredReadUnderWay || PieceReadUnderWay || _attributeIndex >= 0) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
         List<(int Start, int Length)> parts = _bytesParts;
         parts.Clear();
@@ -305,8 +303,13 @@ public sealed partial class BinaryXmlDictionaryReader
     // ---- Content decoded whole: BinHex, attribute values -----------------------------------------------------------
 
     private byte[]? _binary;
+    private long _binaryKey = -1;
     private int _binaryPosition;
     private bool _binaryIsHex;
+
+    /// <summary>Whether content decoded whole is being handed out in pieces, the reader still where the decoding left it.</summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNullWhen(true, nameof(_binary))]
+    private bool GatheredReadUnderWay => _binary is not null && _binaryKey == NodeKey;
 
     /// <summary>
     /// Reads the text of the content (or the current attribute's value) and keeps its bytes in <c>_binary</c>: BinHex
@@ -325,6 +328,7 @@ public sealed partial class BinaryXmlDictionaryReader
             if (NodeType == XmlNodeType.Attribute || !Read()) break;
         }
         _binary = hex ? DecodeBinHex(text.ToString()) : DecodeBase64(text.ToString());
+        _binaryKey = NodeKey;
         _binaryPosition = 0;
         _binaryIsHex = hex;
     }
@@ -371,13 +375,11 @@ public sealed partial class BinaryXmlDictionaryReader
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
         if (IsContentText) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
-        // Keyed by node and attribute: one string (a dictionary string's) may be the value of several.
-        long key = ((long)_nodeSerial << 32) | (uint)_attributeIndex;
-        if (_valueBytesKey != key)
+        if (_valueBytesKey != NodeKey)
         {
             _valueBytes = DecodeBase64(Value);
             _valueBytesPosition = 0;
-            _valueBytesKey = key;
+            _valueBytesKey = NodeKey;
         }
         int n = Math.Min(count, _valueBytes!.Length - _valueBytesPosition);
         _valueBytes.AsSpan(_valueBytesPosition, n).CopyTo(buffer.AsSpan(offset));

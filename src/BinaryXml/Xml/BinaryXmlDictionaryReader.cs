@@ -256,10 +256,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _nameDepth = -1;
         _value = "";
         _atomic = 0;
-        _utf8ChunkStart = -1;
-        _valueChunkOwner = null;
         _nodeSerial++;
-        _binary = null;
         Array.Clear(_openElements);
         _valueType = typeof(string);
         _attributeCount = 0;
@@ -320,7 +317,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
-            return _utf8ChunkStart < 0 ? _value ??= ValueReader().GetString() : RemainingUtf8ChunkValue();
+            return Utf8ChunkReadUnderWay ? RemainingUtf8ChunkValue() : _value ??= ValueReader().GetString();
         }
     }
 
@@ -779,6 +776,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
     }
 
+    // Changed by every move to a node (SetNode, SetElementNode, SetInput). What a read in pieces keeps (value chunks,
+    // base64 content, bytes decoded whole) belongs to the node, and attribute, it was left on (NodeKey): a read whose
+    // key is not the current one starts afresh. Not the value string: a dictionary string is the value of every node
+    // that names it.
+    private int _nodeSerial;
+
+    /// <summary>The current node and attribute, as the state of a read in pieces records it.</summary>
+    private long NodeKey => ((long)_nodeSerial << 32) | (uint)_attributeIndex;
+
     /// <summary>Moves to an element or end element whose names are those of the open element at <paramref name="depth"/>.</summary>
     private void SetElementNode(XmlNodeType type, int depth)
     {
@@ -933,9 +939,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Moves to a node without names (text, comment, none).</summary>
     private void SetNode(XmlNodeType type, int depth, string value, Type valueType)
     {
-        // A new node: no value read in chunks yet (a dictionary string's value is one object in every node it is).
-        _utf8ChunkStart = -1;
-        _valueChunkOwner = null;
         _nodeSerial++;
         _listValueUnread = false;
         _nodeType = type;
@@ -1214,13 +1217,17 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool CanReadValueChunk => true;
 
+    // A value read in chunks from its string: the node it belongs to, and the characters read.
+    private long _valueChunkKey = -1;
     private int _valueChunkPosition;
-    private object? _valueChunkOwner;
-    // A text node's UTF-8 value read in chunks straight from the input: its offset (-1: not being read so), the bytes
-    // decoded so far, and the low surrogate owed when a one-character chunk split a pair ('\0': none).
-    private int _utf8ChunkStart = -1;
+    // A text node's UTF-8 value read in chunks straight from the input: the node it belongs to, the bytes decoded so
+    // far, and the low surrogate owed when a one-character chunk split a pair ('\0': none).
+    private long _utf8ChunkKey = -1;
     private int _utf8ChunkBytes;
     private char _utf8ChunkLowSurrogate;
+
+    /// <summary>Whether the current text node's UTF-8 value is being read in chunks from the input.</summary>
+    private bool Utf8ChunkReadUnderWay => _utf8ChunkKey == NodeKey;
 
     /// <summary>Reads the current value in pieces; a piece never ends between the two halves of a surrogate pair.</summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
@@ -1229,12 +1236,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (_attributeIndex < 0 && (_utf8ChunkStart >= 0 || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
+        if (_attributeIndex < 0 && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
             return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
         string value = Value;
-        if (!ReferenceEquals(_valueChunkOwner, value))
+        if (_valueChunkKey != NodeKey)
         {
-            _valueChunkOwner = value;
+            _valueChunkKey = NodeKey;
             _valueChunkPosition = 0;
         }
         int n = Math.Min(count, value.Length - _valueChunkPosition);
@@ -1258,9 +1265,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int ReadUtf8ValueChunk(Span<char> destination)
     {
         ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
-        if (_utf8ChunkStart < 0)
+        if (!Utf8ChunkReadUnderWay)
         {
-            _utf8ChunkStart = _valueLocation.Start;
+            _utf8ChunkKey = NodeKey;
             _utf8ChunkBytes = 0;
             _utf8ChunkLowSurrogate = '\0';
         }
