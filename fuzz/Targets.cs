@@ -156,8 +156,9 @@ internal static class Targets
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, the names of an
     /// attribute's value node, MoveToContent from an attribute and on elements, some text nodes read with
-    /// ReadValueChunk and some content read with ReadContentAsBase64: a trace to compare between the readers. (MoveToContent over text is left out: there .NET's
-    /// answer depends on what was read before; pinned by DictionaryReaderContractTests.)
+    /// ReadValueChunk and some content read with ReadContentAsBase64: a trace to compare between the readers.
+    /// (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
+    /// DictionaryReaderContractTests.)
     /// </summary>
     public static List<string> ContentTrace(XmlDictionaryReader r)
     {
@@ -174,8 +175,8 @@ internal static class Targets
                 trace.Add($"{r.NodeType} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
                 if (r.NodeType == XmlNodeType.Text && texts % 4 == 0)
                 {
-                    // The first of every four text nodes, and the content after it, read as base64 in pieces of five bytes: the
-                    // bytes and the node after them; an error ends the trace (readers differ in where they stop).
+                    // The first of every four text nodes, and the content after it, read as base64 in pieces of five
+                    // bytes: the bytes and the node after them; an error ends the trace (readers differ in where they stop).
                     texts++;
                     var bytes = new System.Text.StringBuilder();
                     byte[] piece = new byte[5];
