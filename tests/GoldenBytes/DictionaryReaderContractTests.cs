@@ -355,6 +355,8 @@ public sealed class DictionaryReaderContractTests
     [InlineData("String(\"AQ\"); Comment(\"c\"); String(\"ID\")")]
     [InlineData("String(\" AQ\\nI D\\t\")")]
     [InlineData("Base64(hex:0102); String(\"AwQ=\"); Base64(hex:05)")]
+    [InlineData("String(\"xxx=\")")]
+    [InlineData("String(\"AQIDxx==\")")]
     [InlineData("")]
     public void Base64_content_reads_as_one_array_as_the_in_box_reader_reads_it(string content)
     {
