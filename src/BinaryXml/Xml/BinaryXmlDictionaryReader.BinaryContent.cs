@@ -126,8 +126,10 @@ public sealed partial class BinaryXmlDictionaryReader
             }
             // Whole blocks only, as .NET's reader: a piece ends short rather than leave bytes of a block over.
             if (written > 0 && destination.Length - written < 3) break;
-            written += DecodeBase64Text(source, chars, destination[written..]);
-            if (_base64TrailCount > 0) break;
+            written += DecodeBase64Text(source, chars, destination[written..], out bool padded);
+            // A padded block ends the base64 data: its bytes are returned before anything after it is decoded (and
+            // perhaps fails), as .NET's reader, which decodes one run of characters per call, returns them.
+            if (_base64TrailCount > 0 || padded) break;
         }
         return written;
     }
@@ -146,8 +148,9 @@ public sealed partial class BinaryXmlDictionaryReader
     /// Decodes the current text node's next base64 characters (whitespace passed over) after those carried from before,
     /// as many whole blocks as fit into <paramref name="destination"/> (one block into the trail when fewer than
     /// three bytes fit); a block's first characters that the node ends before are carried to the next.
+    /// <paramref name="padded"/>: the last block decoded ends in padding.
     /// </summary>
-    private int DecodeBase64Text(ReadOnlySpan<byte> source, Span<byte> chars, Span<byte> destination)
+    private int DecodeBase64Text(ReadOnlySpan<byte> source, Span<byte> chars, Span<byte> destination, out bool padded)
     {
         int wanted = Math.Min(Base64CharsPerStep, Math.Max(destination.Length / 3, 1) * 4);
         ((ReadOnlySpan<byte>)_base64Carry)[.._base64CarryCount].CopyTo(chars);
@@ -163,6 +166,7 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         int whole = count & ~3;
         int written = 0;
+        padded = whole > 0 && chars[whole - 1] == (byte)'=';
         if (whole > 0)
         {
             Span<byte> target = destination.Length >= 3 ? destination : _base64Trail;
