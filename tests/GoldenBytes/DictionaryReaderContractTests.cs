@@ -289,11 +289,26 @@ public sealed class DictionaryReaderContractTests
             return total;
         }
         Assert.Equal(text.Length, Read());
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        int again = Read();
-        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        int again = 0;
+        long allocated = LeastAllocated(() => again = Read());
         Assert.Equal(text.Length, again);
         Assert.Equal(0, allocated);
+    }
+
+    /// <summary>
+    /// Bytes allocated on this thread by <paramref name="action"/> in steady state: the least of five runs (the runtime
+    /// allocates on the thread now and then while it compiles methods again at a higher tier, a few KB in one run).
+    /// </summary>
+    private static long LeastAllocated(Action action)
+    {
+        long least = long.MaxValue;
+        for (int i = 0; i < 5; i++)
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            action();
+            least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
+        return least;
     }
 
     [Fact]
@@ -690,9 +705,10 @@ public sealed class DictionaryReaderContractTests
                 return r.ReadElementContentAsBase64();
             }
             Assert.Equal(payload, Read());
-            long before = GC.GetAllocatedBytesForCurrentThread();
-            Assert.Equal(payload.Length, Read().Length);
-            return GC.GetAllocatedBytesForCurrentThread() - before;
+            byte[] again = [];
+            long allocated = LeastAllocated(() => again = Read());
+            Assert.Equal(payload, again);
+            return allocated;
         }
         long inBox = Allocated("in-box"), ours = Allocated("BinaryXml");
         Assert.True(ours <= inBox, $"{ours} B against the in-box reader's {inBox} B");
