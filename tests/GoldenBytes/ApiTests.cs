@@ -108,6 +108,22 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Reset_keeps_a_stream_output_and_its_ownership()
+    {
+        var stream = new MemoryStream();
+        var w = new BinaryXmlWriter(stream, ownsStream: true);
+        w.WriteStartElement("a");
+        w.Reset();
+        w.WriteStartElement("b");
+        w.WriteEndElement();
+        w.Flush();
+        // The first document's pending bytes are dropped; the second reaches the stream on Flush.
+        Assert.Equal("40 01 62 01", Hex.Format(stream.ToArray()));
+        w.Close();
+        Assert.False(stream.CanWrite);
+    }
+
+    [Fact]
     public void Compact_mode_folds_where_the_in_box_rule_does_not()
     {
         // .NET cannot fold after 600 bytes of base64 or a 300-char string (both pass through its 512-byte buffer).

@@ -84,8 +84,15 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>The session in use, or null.</summary>
     public XmlBinaryWriterSession? Session => _session;
 
-    /// <summary>Starts a new document on the same output, dropping any state. Pending bytes are discarded.</summary>
-    public void Reset() => Reset(_output, _dictionary, _session);
+    /// <summary>
+    /// Starts a new document on the same output (a stream stays the output, owned as before), dropping any state.
+    /// Pending bytes are discarded.
+    /// </summary>
+    public void Reset()
+    {
+        if (_streamOutput is not null) Reset(_streamOutput.Stream, _dictionary, _session, _ownsStream);
+        else Reset(_output, _dictionary, _session);
+    }
 
     /// <summary>Starts a new document on another output.</summary>
     public void Reset(IBufferWriter<byte> output, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
@@ -147,7 +154,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         if (_pending > 0)
         {
-            _output.Advance(_pending);
+            Advance(_pending);
             _committed += _pending;
         }
         _pending = 0;
@@ -220,6 +227,12 @@ public sealed partial class BinaryXmlWriter : IDisposable
         }
     }
 
+    private void Advance(int count)
+    {
+        if (_streamOutput is not null) _streamOutput.Advance(count);
+        else _output.Advance(count);
+    }
+
     private void Grow(int size)
     {
         // Keep the last text record writable while a fold into it is still possible.
@@ -234,10 +247,22 @@ public sealed partial class BinaryXmlWriter : IDisposable
         }
         if (keepFrom > 0)
         {
-            _output.Advance(keepFrom);
+            Advance(keepFrom);
             _committed += keepFrom;
         }
-        SetMemory(_output.GetMemory(Math.Max(size + keep, MinimumChunk)));
+        int request = Math.Max(size + keep, MinimumChunk);
+        if (_streamOutput is not null)
+        {
+            // Our own buffer over a stream: its array directly, without the interface call and Memory's type test.
+            byte[] array = _streamOutput.GetArray(request, out int offset);
+            _memory = new Memory<byte>(array, offset, array.Length - offset);
+            _memoryArray = array;
+            _memoryArrayOffset = offset;
+        }
+        else
+        {
+            SetMemory(_output.GetMemory(request));
+        }
         _pending = keep;
         if (tail is not null)
         {

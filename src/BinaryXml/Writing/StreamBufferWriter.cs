@@ -39,6 +39,13 @@ internal sealed class StreamBufferWriter : IBufferWriter<byte>
         return _buffer.AsMemory(offset);
     }
 
+    /// <summary>The buffer, with at least <paramref name="sizeHint"/> bytes free from <paramref name="offset"/> on.</summary>
+    public byte[] GetArray(int sizeHint, out int offset)
+    {
+        offset = Ensure(sizeHint);
+        return _buffer;
+    }
+
     public Span<byte> GetSpan(int sizeHint = 0)
     {
         int offset = Ensure(sizeHint);
