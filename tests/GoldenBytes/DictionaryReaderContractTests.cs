@@ -940,6 +940,25 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void A_reused_reader_forgets_the_namespaces_and_elements_of_the_document_before()
+    {
+        // The second document declares other namespaces at the same offsets as the first, and is shallower: nothing of
+        // the first (namespace atoms found by offset, open elements, the native reader's scopes) may show through,
+        // whether the first was read to its end or left in the middle.
+        byte[] deep = Doc("StartElement(\"p\", \"a\", \"urn:one\"); StartElement(null, \"b\", \"urn:b1\"); StartElement(\"p\", \"c\", \"urn:one\"); EndElement(); EndElement(); EndElement()");
+        byte[] shallow = Doc("StartElement(\"p\", \"a\", \"urn:two\"); StartElement(null, \"b\", \"urn:b2\"); EndElement(); EndElement()");
+        List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(shallow, XmlDictionaryReaderQuotas.Max), exactNodeTypes: true);
+        Assert.Contains(expected, n => n.Contains("urn:two"));
+        foreach (int nodesOfFirst in new[] { 2, 4, int.MaxValue })
+        {
+            XmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(deep, 0, deep.Length, null, XmlDictionaryReaderQuotas.Max);
+            for (int i = 0; i < nodesOfFirst && reader.Read(); i++) _ = reader.NamespaceURI;
+            ((IXmlBinaryReaderInitializer)reader).SetInput(shallow, 0, shallow.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+            Assert.Equal(expected, NodeStream.FromXmlReader(reader, exactNodeTypes: true));
+        }
+    }
+
+    [Fact]
     public void A_reused_reader_atomizes_dictionary_names_in_its_current_name_table()
     {
         // When a reused reader starts a new name table (the old one held more than the quota), a dictionary name read

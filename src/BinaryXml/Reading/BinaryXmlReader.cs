@@ -34,9 +34,16 @@ public ref partial struct BinaryXmlReader
     /// <param name="session">The session for odd ids, or null (odd ids are then an error).</param>
     /// <param name="options">Limits, or null for <see cref="BinaryXmlReaderOptions.Default"/>.</param>
     public BinaryXmlReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
+        : this(data, null, dictionary, session, options)
+    {
+    }
+
+    /// <summary>A reader over a new document that takes over <paramref name="reuse"/> (cleared here), the state of a
+    /// reader its owner no longer uses, or rents one when it is null.</summary>
+    internal BinaryXmlReader(ReadOnlySpan<byte> data, ReaderState? reuse, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, BinaryXmlReaderOptions? options)
     {
         _data = data;
-        _s = ReaderState.Rent();
+        _s = reuse is null ? ReaderState.Rent() : ReaderState.Recycle(reuse);
         _s._dictionary = dictionary;
         _s._session = session;
         options ??= BinaryXmlReaderOptions.Default;

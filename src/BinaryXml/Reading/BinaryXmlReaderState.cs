@@ -93,13 +93,16 @@ internal sealed class ReaderState
     }
 
     /// <summary>Keeps a disposed reader's state (and its arrays, unless large) for the next reader on this thread.</summary>
-    public static void Return(ReaderState state)
+    public static void Return(ReaderState state) => t_cached = Recycle(state);
+
+    /// <summary>Clears a state its reader no longer uses (its arrays kept, unless large), for another reader.</summary>
+    public static ReaderState Recycle(ReaderState state)
     {
         state.Clear();
         Trim(ref state._scopes);
         Trim(ref state._namespaces);
         Trim(ref state._attributes);
-        t_cached = state;
+        return state;
 
         static void Trim<T>(ref T[]? array)
         {

@@ -61,6 +61,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _arrayNodesRead;
     // The names of the open elements by depth: the current element's, and its EndElement's (atomized once).
     private ElementName[] _openElements = new ElementName[8];
+    private int _openElementsUsed;      // entries written since the last SetInput (the rest are clear)
 
     private static ElementName s_noName = new() { Prefix = "", LocalName = "", Namespace = "" };
 
@@ -209,7 +210,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
         ArgumentNullException.ThrowIfNull(quotas);
-        ReleaseState();
+        // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
+        ReaderState? previous = _state._state;
+        _state = default;
         _buffer = buffer;
         _offset = offset;
         _count = count;
@@ -228,10 +231,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 MaxArrayLength = int.MaxValue,
             };
         }
-        _state = new BinaryXmlReader(Data, dictionary, session, _options).CurrentState;
+        _state = new BinaryXmlReader(Data, previous, dictionary, session, _options).CurrentState;
         _readState = ReadState.Initial;
-        // Namespace atoms are found by their place in the input: valid for one document.
-        Array.Clear(_namespaceAtoms);
+        // Namespace atoms are found by their place in the input: valid for one document (stamped with its number).
+        _documentSerial++;
         // The name table (and its atomized names) is kept for the next document, as .NET does, until it holds more
         // than the quota or 64K characters: a reused reader does not allocate a table per message, and a peer
         // sending new names in every message cannot grow it without bound.
@@ -257,7 +260,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _value = "";
         _atomic = 0;
         _nodeSerial++;
-        Array.Clear(_openElements);
+        // Entries past the deepest element of the last document are clear already.
+        Array.Clear(_openElements, 0, Math.Min(_openElementsUsed, _openElements.Length));
+        _openElementsUsed = 0;
         _valueType = typeof(string);
         _attributeCount = 0;
         _attributeIndex = -1;
@@ -804,6 +809,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
+        if (depth >= _openElementsUsed) _openElementsUsed = depth + 1;
         names.Prefix = AtomizePrefix(ref r);
         SetLocalName(ref r, out names.LocalName, out names.Local, out names.LocalStart, out names.LocalLength);
         names.Namespace = AtomizeNamespace(ref r, r.ElementNamespace, out names.Ns);
@@ -912,7 +918,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // A session id is odd: keyed by its index, session namespaces spread over all the slots.
         int key = where.Kind == NameKind.Dictionary ? where.Id >> 1 : where.Offset;
         ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
-        if (slot.Kind == where.Kind && slot.Key == key && slot.Atom is not null)
+        if (slot.Kind == where.Kind && slot.Key == key && slot.Document == _documentSerial && slot.Atom is not null)
         {
             dictionaryString = slot.DictionaryString;
             return slot.Atom;
@@ -920,18 +926,20 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         BinaryXmlName ns = r.GetName(where);
         dictionaryString = ns.DictionaryString;
         string atom = Atomize(ns);
-        slot = new NamespaceAtom { Kind = where.Kind, Key = key, Atom = atom, DictionaryString = dictionaryString };
+        slot = new NamespaceAtom { Kind = where.Kind, Key = key, Document = _documentSerial, Atom = atom, DictionaryString = dictionaryString };
         return atom;
     }
 
     private const int NamespaceAtoms = 8;
     private readonly NamespaceAtom[] _namespaceAtoms = new NamespaceAtom[NamespaceAtoms];
+    private int _documentSerial;        // counts SetInput calls: the document a namespace atom belongs to
 
     /// <summary>An atomized namespace and where it was in the current document.</summary>
     private struct NamespaceAtom
     {
         public NameKind Kind;
         public int Key;
+        public int Document;
         public string? Atom;
         public XmlDictionaryString? DictionaryString;
     }
