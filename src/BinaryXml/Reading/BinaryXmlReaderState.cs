@@ -77,8 +77,9 @@ internal sealed class ReaderState
 
     // The default namespace last resolved, valid while no declaration was added (_nsVersion) and the declarations in
     // scope are the same number (_namespaceCount).
-    internal int _nsVersion;
-    internal int _defaultNsVersion;
+    // _nsVersion goes on from reader to reader (never reset): answers kept for an earlier document never match.
+    internal long _nsVersion;
+    internal long _defaultNsVersion;
     internal int _defaultNsCount = -1;
     internal NameRef _defaultNs;
     // Likewise for the one-letter prefixes (a-z), the prefixes of letter records: stamps (version, count) per letter.
@@ -137,17 +138,16 @@ internal sealed class ReaderState
         _arrayCount = _arrayDataStart = 0;
         _forceElementwiseArrays = false;
         _namespaceCount = 0;
-        _nsVersion = _defaultNsVersion = 0;
+        _nsVersion++;
         _defaultNsCount = -1;
         _defaultNs = default;
-        if (_letterNs is not null) Array.Clear(_letterNs);
     }
 }
 
 /// <summary>The namespace a one-letter prefix was last resolved to, valid while the stamps match the reader's.</summary>
 internal struct LetterBinding
 {
-    public int Version;
+    public long Version;
     public int Count;
     public NameRef Namespace;
 }
