@@ -36,6 +36,20 @@ public sealed class ReaderValidationTests
         }
     }
 
+    [Fact]
+    public void A_prefix_bound_in_the_document_before_is_not_bound_in_the_next()
+    {
+        // <r xmlns:p="urn:1"><p:a/></r>, then <r xmlns:q="urn:2"><p:a/></r>: the second reader takes the first's state
+        // (the thread's cache), and p is looked up after as many declarations as in the first. Its answer kept from
+        // the first document must not be used: p is unbound there.
+        byte[] first = Hex.Parse("40 01 72 09 01 70 05 75 72 6E 3A 31 6D 01 61 01 01");
+        byte[] second = Hex.Parse("40 01 72 09 01 71 05 75 72 6E 3A 32 6D 01 61 01 01");
+        ReadAll(first);
+        ReadAllInBox(first);
+        Assert.Contains("'p' is not defined", Assert.Throws<BinaryXmlException>(() => ReadAll(second)).Message);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(second));
+    }
+
     [Theory]
     [InlineData(12, "p", "p\u0001", true)]
     [InlineData(11, "p", "p\u0001", false)]
