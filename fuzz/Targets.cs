@@ -172,7 +172,7 @@ internal static class Targets
             while (r.Read())
             {
                 XmlDictionaryString local = names.Add(r.LocalName), ns = names.Add(r.NamespaceURI);
-                trace.Add($"{r.NodeType} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
+                trace.Add($"{r.NodeType} {r.Prefix}:{r.LocalName}@{r.NamespaceURI} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
                 if (r.NodeType == XmlNodeType.Text && texts % 4 == 0)
                 {
                     // The first of every four text nodes, and the content after it, read as base64 in pieces of five
@@ -225,7 +225,69 @@ internal static class Targets
 
     public static XmlDictionaryReader InBoxReader(byte[] input) => XmlDictionaryReader.CreateBinaryReader(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
 
-    public static XmlDictionaryReader OurReader(byte[] input) => BinaryXmlDictionaryReader.Create(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
+    /// <summary>
+    /// Our reader over <paramref name="input"/>: the thread's one reader, given the input with <c>SetInput</c> after
+    /// reading part of <see cref="s_priming"/> (namespaces, prefixes, depth, attributes, dictionary names) and of the
+    /// input with its letters shifted, so that what a reused reader keeps from the document before is fuzzed too, the
+    /// same way for every input (a finding replays alone).
+    /// </summary>
+    public static XmlDictionaryReader OurReader(byte[] input)
+    {
+        t_reader ??= BinaryXmlDictionaryReader.Create(s_priming, 0, s_priming.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
+        var init = (IXmlBinaryReaderInitializer)t_reader;
+        init.SetInput(s_priming, 0, s_priming.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session(), null);
+        for (int i = 0; i < 9 && t_reader.Read(); i++)
+        {
+            _ = t_reader.NamespaceURI;
+            _ = t_reader.LocalName;
+        }
+        // Then the input with its letters shifted (a→b … z→a): its strings differ at the same offsets, so anything
+        // kept by offset from it and found again in the input is caught by the differential.
+        byte[] shifted = new byte[input.Length];
+        for (int i = 0; i < input.Length; i++) shifted[i] = input[i] is >= (byte)'a' and <= (byte)'z' ? (byte)('a' + (input[i] - 'a' + 1) % 26) : input[i];
+        init.SetInput(shifted, 0, shifted.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session(), null);
+        try
+        {
+            for (int i = 0; i < 64 && t_reader.Read(); i++)
+            {
+                _ = t_reader.NamespaceURI;
+                _ = t_reader.LocalName;
+                _ = t_reader.Prefix;
+            }
+        }
+        catch (BinaryXmlException)
+        {
+            // Shifting letters may break the document; what was read before the error is kept all the same.
+        }
+        init.SetInput(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session(), null);
+        return t_reader;
+    }
+
+    [ThreadStatic]
+    private static BinaryXmlDictionaryReader? t_reader;
+
+    private static readonly byte[] s_priming = BuildPriming();
+
+    private static byte[] BuildPriming()
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, s_dictionary, null, ownsStream: false))
+        {
+            XmlDictionaryString s1 = s_dictionary.Add("s1"), s2 = s_dictionary.Add("s2");
+            w.WriteStartElement("p", "a", "urn:priming:one");
+            w.WriteAttributeString("q", "x", "urn:priming:two", "1");
+            w.WriteStartElement("b", "urn:priming:default");
+            w.WriteStartElement("p", s1, s2);
+            w.WriteStartElement("c");
+            w.WriteAttributeString("xml", "lang", null, "en");
+            w.WriteString("text");
+            w.WriteEndElement();
+            w.WriteEndElement();
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        return stream.ToArray();
+    }
 
     public static (List<string>? Nodes, Exception? Error) Ours(byte[] input)
     {
