@@ -108,6 +108,26 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Array_item_types_are_the_ten_of_the_spec_with_their_sizes()
+    {
+        // MC-NBFX 2.3.3: the value types an Array record may hold, each in its …WithEndElement form.
+        var expected = new Dictionary<RecordType, int>
+        {
+            [RecordType.BoolTextWithEndElement] = 1, [RecordType.Int16TextWithEndElement] = 2,
+            [RecordType.Int32TextWithEndElement] = 4, [RecordType.Int64TextWithEndElement] = 8,
+            [RecordType.FloatTextWithEndElement] = 4, [RecordType.DoubleTextWithEndElement] = 8,
+            [RecordType.DecimalTextWithEndElement] = 16, [RecordType.DateTimeTextWithEndElement] = 8,
+            [RecordType.TimeSpanTextWithEndElement] = 8, [RecordType.UuidTextWithEndElement] = 16,
+        };
+        for (int b = 0; b < 256; b++)
+        {
+            bool isItem = BinaryXmlPrimitives.IsArrayItemType((RecordType)b, out int size);
+            Assert.Equal(expected.ContainsKey((RecordType)b), isItem);
+            Assert.Equal(expected.GetValueOrDefault((RecordType)b), size);
+        }
+    }
+
+    [Fact]
     public void Reset_keeps_a_stream_output_and_its_ownership()
     {
         var stream = new MemoryStream();

@@ -156,23 +156,22 @@ public static partial class BinaryXmlPrimitives
     // ---- Array header (MC-NBFX 2.3.3) -----------------------------------------------------------------------
 
     /// <summary>Whether <paramref name="type"/> may be the value type of an Array record, and its item size.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static bool IsArrayItemType(RecordType type, out int itemSize)
     {
-        switch (type)
-        {
-            case RecordType.BoolTextWithEndElement: itemSize = 1; return true;
-            case RecordType.Int16TextWithEndElement: itemSize = 2; return true;
-            case RecordType.Int32TextWithEndElement:
-            case RecordType.FloatTextWithEndElement: itemSize = 4; return true;
-            case RecordType.Int64TextWithEndElement:
-            case RecordType.DoubleTextWithEndElement:
-            case RecordType.DateTimeTextWithEndElement:
-            case RecordType.TimeSpanTextWithEndElement: itemSize = 8; return true;
-            case RecordType.DecimalTextWithEndElement:
-            case RecordType.UuidTextWithEndElement: itemSize = 16; return true;
-            default: itemSize = 0; return false;
-        }
+        // The ten item types (Bool, Int16, Int32, Int64, Float, Double, Decimal, DateTime, TimeSpan, Uuid, each in its
+        // …WithEndElement form) lie between 0x8B and 0xB5: their sizes by type, 0 for every other type.
+        uint index = (uint)type - (uint)RecordType.Int16TextWithEndElement;
+        itemSize = index < (uint)ArrayItemSizes.Length ? ArrayItemSizes[(int)index] : 0;
+        return itemSize != 0;
     }
+
+    private static ReadOnlySpan<byte> ArrayItemSizes =>
+    [
+        2, 0, 4, 0, 8, 0, 4, 0, 8, 0, 16, 0, 8, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 8, 0, 16, 0, 0, 0, 1,
+    ];
 
     /// <summary>Writes the part of an Array record after its element: EndElement, the value type byte, the count.</summary>
     public static int WriteArrayHeader(Span<byte> destination, RecordType itemType, int count)
