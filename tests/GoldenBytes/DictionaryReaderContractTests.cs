@@ -940,6 +940,81 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Start_element_tests_and_reads_by_string_names_agree_with_the_in_box_reader()
+    {
+        // Each element kind (unprefixed, prefixed, a static dictionary name, a non-ASCII name), reached from before it
+        // (whitespace, an end tag), from its attribute, or from its text; every overload of IsStartElement and
+        // ReadStartElement by strings, with matching, near-miss, prefixed and null names.
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString dName = dictionary.Add("d"), dNs = dictionary.Add("urn:d");
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, null, false))
+        {
+            w.WriteStartElement("r", "urn:r");
+            w.WriteWhitespace(" ");
+            w.WriteStartElement("p", "a", "urn:p");
+            w.WriteAttributeString("x", "1");
+            w.WriteString("t");
+            w.WriteEndElement();
+            w.WriteStartElement(null, dName, dNs);
+            w.WriteEndElement();
+            w.WriteStartElement("\u00e9l\u00e9ment", "urn:r");
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        (string Name, Func<XmlDictionaryReader, object> Call)[] calls =
+        [
+            ("Is(r)", r => r.IsStartElement("r")), ("Is(p:a)", r => r.IsStartElement("p:a")), ("Is(a)", r => r.IsStartElement("a")),
+            ("Is(q:a)", r => r.IsStartElement("q:a")), ("Is(p:)", r => r.IsStartElement("p:")), ("Is(:a)", r => r.IsStartElement(":a")),
+            ("Is(d)", r => r.IsStartElement("d")), ("Is(\u00e9l\u00e9ment)", r => r.IsStartElement("\u00e9l\u00e9ment")), ("Is(null)", r => r.IsStartElement(null!)),
+            ("Is(r, urn:r)", r => r.IsStartElement("r", "urn:r")), ("Is(a, urn:p)", r => r.IsStartElement("a", "urn:p")),
+            ("Is(a, urn:r)", r => r.IsStartElement("a", "urn:r")), ("Is(d, urn:d)", r => r.IsStartElement("d", "urn:d")),
+            ("Is(\u00e9l\u00e9ment, urn:r)", r => r.IsStartElement("\u00e9l\u00e9ment", "urn:r")), ("Is(p:a, urn:p)", r => r.IsStartElement("p:a", "urn:p")),
+            ("Is(null, urn:r)", r => r.IsStartElement(null!, "urn:r")), ("Is(r, null)", r => r.IsStartElement("r", null!)),
+            ("Is(null dictionary string, urn:d)", r => r.IsStartElement(null!, dNs)), ("Is(d, null dictionary string)", r => r.IsStartElement(dName, null!)),
+            ("Is(d, urn:d) by dictionary strings", r => r.IsStartElement(dName, dNs)),
+            ("Read(r)", r => { r.ReadStartElement("r"); return Where(r); }), ("Read(p:a)", r => { r.ReadStartElement("p:a"); return Where(r); }),
+            ("Read(a)", r => { r.ReadStartElement("a"); return Where(r); }), ("Read(d)", r => { r.ReadStartElement("d"); return Where(r); }),
+            ("Read(\u00e9l\u00e9ment)", r => { r.ReadStartElement("\u00e9l\u00e9ment"); return Where(r); }),
+            ("Read(a, urn:p)", r => { r.ReadStartElement("a", "urn:p"); return Where(r); }),
+            ("Read(a, urn:q)", r => { r.ReadStartElement("a", "urn:q"); return Where(r); }),
+            ("Read(d, urn:d)", r => { r.ReadStartElement("d", "urn:d"); return Where(r); }),
+            ("Read(\u00e9l\u00e9ment, urn:r)", r => { r.ReadStartElement("\u00e9l\u00e9ment", "urn:r"); return Where(r); }),
+        ];
+        string Outcome(string factory, int reads, bool onAttribute, Func<XmlDictionaryReader, object> call)
+        {
+            using XmlDictionaryReader r = Create(factory, data, dictionary);
+            for (int i = 0; i < reads; i++) r.Read();
+            if (onAttribute) r.MoveToFirstAttribute();
+            try
+            {
+                return $"{call(r)} then {Where(r)}";
+            }
+            catch (Exception e)
+            {
+                return e is XmlException ? "XmlException" : e.GetType().Name;
+            }
+        }
+        int checkedCases = 0;
+        for (int reads = 0; reads < 9; reads++)
+        {
+            foreach (bool onAttribute in new[] { false, true })
+            {
+                foreach ((string name, Func<XmlDictionaryReader, object> call) in calls)
+                {
+                    string theirs = Outcome("in-box", reads, onAttribute, call);
+                    Assert.True(theirs == Outcome("BinaryXml", reads, onAttribute, call), $"{name} after {reads} reads{(onAttribute ? " on an attribute" : "")}: in-box {theirs}");
+                    checkedCases++;
+                }
+            }
+        }
+        Assert.Equal(9 * 2 * calls.Length, checkedCases);
+
+        static string Where(XmlReader r) => $"{r.NodeType} {r.Prefix}:{r.LocalName} {r.Depth}";
+    }
+
+    [Fact]
     public void A_reused_reader_forgets_the_namespaces_and_elements_of_the_document_before()
     {
         // The second document declares other namespaces at the same offsets as the first, and is shallower: nothing of

@@ -1141,8 +1141,55 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <inheritdoc/>
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
-        => MoveToContent() == XmlNodeType.Element && localName is not null && namespaceUri is not null
-            && IsLocalName(localName) && IsNamespaceUri(namespaceUri);
+    {
+        // As .NET's binary reader: null names are an argument error, not a false answer.
+        ArgumentNullException.ThrowIfNull(localName);
+        ArgumentNullException.ThrowIfNull(namespaceUri);
+        return MoveToContent() == XmlNodeType.Element && IsLocalName(localName) && IsNamespaceUri(namespaceUri);
+    }
+
+    /// <inheritdoc/>
+    /// <remarks>A null name is answered false without moving to content, as .NET's binary reader does.</remarks>
+    public override bool IsStartElement(string name)
+        => name is not null && MoveToContent() == XmlNodeType.Element && QualifiedNameEquals(name);
+
+    /// <inheritdoc/>
+    /// <remarks>A null name or namespace is answered false without moving to content, as .NET's binary reader does.</remarks>
+    public override bool IsStartElement(string localname, string ns)
+        => localname is not null && ns is not null && MoveToContent() == XmlNodeType.Element && ElementNameEquals(localname, ns);
+
+    /// <inheritdoc/>
+    public override void ReadStartElement(string name)
+    {
+        // The names are compared without building the qualified name (or atomizing the local name); any other case,
+        // and the error, as XmlReader does it.
+        if (MoveToContent() == XmlNodeType.Element && name is not null && QualifiedNameEquals(name)) Read();
+        else base.ReadStartElement(name!);
+    }
+
+    /// <inheritdoc/>
+    public override void ReadStartElement(string localname, string ns)
+    {
+        if (MoveToContent() == XmlNodeType.Element && localname is not null && ns is not null && ElementNameEquals(localname, ns)) Read();
+        else base.ReadStartElement(localname!, ns!);
+    }
+
+    /// <summary>On an element (not on one of its attributes): whether its local name and namespace are these.</summary>
+    private bool ElementNameEquals(string localName, string ns)
+    {
+        ref ElementName names = ref CurrentName;
+        return CurrentNamespace == ns && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
+    }
+
+    /// <summary>On an element: whether its qualified name (<c>prefix:local</c>, or the local name alone) is <paramref name="name"/>.</summary>
+    private bool QualifiedNameEquals(string name)
+    {
+        ref ElementName names = ref CurrentName;
+        string prefix = CurrentPrefix;
+        if (prefix.Length == 0) return LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, name);
+        return name.Length > prefix.Length + 1 && name[prefix.Length] == ':' && name.StartsWith(prefix, StringComparison.Ordinal)
+            && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, name.AsSpan(prefix.Length + 1));
+    }
 
     /// <inheritdoc/>
     public override bool IsLocalName(XmlDictionaryString localName)
@@ -1195,13 +1242,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// is not ASCII is atomized (into <paramref name="atom"/>) and compared.
     /// </summary>
     private bool LocalNameEquals(ref string? atom, int start, int length, string value)
+        => atom is not null ? atom == value : LocalNameEquals(ref atom, start, length, value.AsSpan());
+
+    private bool LocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
     {
-        if (atom is not null) return atom == value;
+        if (atom is not null) return value.SequenceEqual(atom);
         ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
         if (Ascii.Equals(utf8, value)) return true;
         if (Ascii.IsValid(utf8)) return false;
         atom = AtomizeInline(start, length);
-        return atom == value;
+        return value.SequenceEqual(atom);
     }
 
     /// <summary>A name of the current node against a dictionary string: by identity when both are the same dictionary string, else by value.</summary>
