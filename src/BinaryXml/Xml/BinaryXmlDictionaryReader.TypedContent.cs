@@ -333,8 +333,7 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool IsElementNamed(string localName, string namespaceUri)
     {
         if (_attributeIndex >= 0 || _nodeType != XmlNodeType.Element || string.IsNullOrEmpty(localName) || namespaceUri is null) return false;
-        ref ElementName names = ref CurrentName;
-        return names.Namespace == namespaceUri && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
+        return ElementNameEquals(localName, namespaceUri);
     }
 
     /// <inheritdoc/>

@@ -1174,11 +1174,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         else base.ReadStartElement(localname!, ns!);
     }
 
-    /// <summary>On an element (not on one of its attributes): whether its local name and namespace are these.</summary>
+    /// <summary>
+    /// On an element (not on one of its attributes): whether its local name and namespace are these, compared without
+    /// the virtual LocalName and NamespaceURI (an ASCII local name in the input, not atomized).
+    /// </summary>
     private bool ElementNameEquals(string localName, string ns)
     {
         ref ElementName names = ref CurrentName;
-        return CurrentNamespace == ns && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
+        return names.Namespace == ns && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
     }
 
     /// <summary>On an element: whether its qualified name (<c>prefix:local</c>, or the local name alone) is <paramref name="name"/>.</summary>
@@ -1526,7 +1529,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         read = 0;
         // While canonicalizing, arrays are read node by node (so that every node is canonicalized), as in .NET.
         if (_c14n is not null || _nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
-            || localName is null || namespaceUri is null || CurrentLocalName != localName || CurrentNamespace != namespaceUri)
+            || localName is null || namespaceUri is null || !ElementNameEquals(localName, namespaceUri))
             return false;
         ArgumentNullException.ThrowIfNull(array);
         ArgumentOutOfRangeException.ThrowIfNegative(offset);
