@@ -83,6 +83,40 @@ public sealed class BufferModelSweepTests
         }
     }
 
+    [Fact]
+    public void Blocks_around_the_stream_pass_through_size_are_written_as_in_box()
+    {
+        // Over a stream, blocks from 2 KB on go to it directly; the bytes (and the fold of the end element into the
+        // record before, or not) must not change whatever the block's size, what precedes it, or a flush between.
+        foreach (int size in new[] { 511, 512, 513, 2045, 2046, 2047, 2048, 2049, 2050, 4096, 16383, 16384, 16385, 40000 })
+        {
+            byte[] bytes = Enumerable.Range(0, size).Select(i => (byte)(i * 7)).ToArray();
+            double[] doubles = Enumerable.Range(0, size / 8 + 1).Select(i => i * 0.5).ToArray();
+            foreach (int pad in new[] { 0, 100, 505 })
+            {
+                foreach (bool flush in new[] { false, true })
+                {
+                    AssertSame($"{size} bytes, pad {pad}, flush {flush}", w =>
+                    {
+                        w.WriteStartElement("r");
+                        w.WriteElementString("pad", new string('x', pad));
+                        if (flush) w.Flush();
+                        w.WriteStartElement("b");
+                        w.WriteBase64(bytes, 0, bytes.Length);
+                        w.WriteEndElement();
+                        w.WriteStartElement("c");
+                        w.WriteBase64(bytes, 0, 1);
+                        w.WriteBase64(bytes, 1, bytes.Length - 1);
+                        w.WriteString("after");
+                        w.WriteEndElement();
+                        w.WriteArray(null, "d", null, doubles, 0, doubles.Length);
+                        w.WriteEndElement();
+                    });
+                }
+            }
+        }
+    }
+
     private static void AssertSame(string what, Action<XmlDictionaryWriter> calls)
     {
         var expected = new MemoryStream();
