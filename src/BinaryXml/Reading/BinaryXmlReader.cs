@@ -387,6 +387,7 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName)
     {
         byte type = _data[start];
@@ -857,10 +858,18 @@ public ref partial struct BinaryXmlReader
         return s!;
     }
 
+    /// <summary>A name's UTF-8 bytes: inline names and letters (most prefixes) inline, the rest out of line.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly ReadOnlySpan<byte> NameBytes(NameRef name) => name.Kind switch
     {
+        NameKind.None => default,
         NameKind.Inline => _data.Slice(name.Offset, name.Length),
         NameKind.Letter => Letters.Slice(name.Offset, 1),
+        _ => OtherNameBytes(name),
+    };
+
+    private readonly ReadOnlySpan<byte> OtherNameBytes(NameRef name) => name.Kind switch
+    {
         NameKind.Dictionary => Encoding.UTF8.GetBytes(Resolve(name.Id, name.Offset).Value),
         NameKind.Xml => XmlNamespaceUtf8,
         _ => default,
