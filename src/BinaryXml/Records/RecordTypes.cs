@@ -80,6 +80,7 @@ public static class RecordTypes
     };
 
     /// <summary>The lower-case prefix letter of a one-letter prefix record (0x0C–0x3F, 0x44–0x77), or '\0'.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static char GetPrefixLetter(byte type) => type switch
     {
         >= 0x0C and <= 0x25 => (char)('a' + (type - 0x0C)),
@@ -90,6 +91,7 @@ public static class RecordTypes
     };
 
     /// <summary>Whether the name of the attribute or element record is a dictionary string.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static bool HasDictionaryName(byte type) => type switch
     {
         0x06 or 0x07 or 0x0A or 0x0B or 0x42 or 0x43 => true,
