@@ -6,18 +6,36 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 namespace BinaryXml.Benchmarks;
 
 /// <summary>
-/// Runs the suite side by side with the in-box encoder, in process (no per-benchmark build). <c>--quick</c> is
-/// BenchmarkDotNet's short job, <c>--dry</c> one invocation of each (checks the guards); otherwise the default job.
-/// Other arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
+/// Runs the suite side by side with the in-box encoder, in process (no per-benchmark build). <c>--quick</c> (or
+/// BenchmarkDotNet's own <c>--job short</c>) is the short job, <c>--dry</c> (or <c>--job dry</c>) one invocation of
+/// each (checks the guards); otherwise the default job. Other arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
 /// </summary>
 internal static class Program
 {
     private static void Main(string[] args)
     {
-        Job job = args.Contains("--dry") ? Job.Dry : args.Contains("--quick") ? Job.ShortRun : Job.Default;
+        // BenchmarkDotNet's --job would add an out-of-process job beside the in-process one: it is taken here instead.
+        string? named = null;
+        var rest = new List<string>();
+        for (int i = 0; i < args.Length; i++)
+        {
+            if (args[i] is "--job" or "-j" && i + 1 < args.Length) named = args[++i].ToLowerInvariant();
+            else if (args[i] is "--quick") named = "short";
+            else if (args[i] is "--dry") named = "dry";
+            else rest.Add(args[i]);
+        }
+        Job job = named switch
+        {
+            null or "default" => Job.Default,
+            "short" or "shortrun" => Job.ShortRun,
+            "dry" => Job.Dry,
+            "medium" or "mediumrun" => Job.MediumRun,
+            "long" or "longrun" => Job.LongRun,
+            _ => throw new ArgumentException($"Unknown job '{named}': use default, short, medium, long or dry."),
+        };
         IConfig config = ManualConfig.Create(DefaultConfig.Instance)
             .AddJob(job.WithToolchain(InProcessEmitToolchain.Instance))
             .WithOptions(ConfigOptions.JoinSummary);
-        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args.Where(a => a is not ("--quick" or "--dry")).ToArray(), config);
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(rest.ToArray(), config);
     }
 }
