@@ -25,16 +25,54 @@ public sealed class DictionaryReaderProperties
     /// </summary>
     private static void ForBothReaders(int documents, Action<byte[], XmlDictionaryReader, XmlDictionaryReader> check)
     {
+        ForDocuments(documents, (bytes, dictionary, session) =>
+        {
+            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session());
+            using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session());
+            check(bytes, inBox, ours);
+        });
+    }
+
+    /// <summary>
+    /// Each random document the in-box writer accepts, with the static dictionary it was written with and a factory of
+    /// reader sessions holding its session strings (null sessions when it was written without one).
+    /// </summary>
+    private static void ForDocuments(int documents, Action<byte[], IXmlDictionary, Func<XmlBinaryReaderSession?>> check)
+    {
         PropertyConfig.Verify(Prop.ForAll(Generators.MixedSizeDocumentArbitrary, doc =>
         {
             var context = new ScriptContext(useSession: doc.UseSession);
             RecordingWriterSession? session = context.CreateWriterSession();
             (byte[] bytes, Exception? error) = WriterScript.RunInBox(doc.Calls(withFlushes: true), context, session);
             if (error is not null) return;
-            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, context.Dictionary, XmlDictionaryReaderQuotas.Max, session?.ToReaderSession());
-            using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(bytes, 0, bytes.Length, context.Dictionary, XmlDictionaryReaderQuotas.Max, session?.ToReaderSession());
-            check(bytes, inBox, ours);
+            check(bytes, context.Dictionary, () => session?.ToReaderSession());
         }), documents);
+    }
+
+    [Fact]
+    public void A_reused_reader_reads_each_document_as_a_new_in_box_reader_does()
+    {
+        // One reader for every document (SetInput), each document's predecessor left read in part: nothing a reader
+        // keeps from one document (native state, namespace atoms, open elements, kept prefix answers) may show in the
+        // next one.
+        BinaryXmlDictionaryReader? reused = null;
+        int checkedDocuments = 0;
+        ForDocuments(1000, (bytes, dictionary, session) =>
+        {
+            List<string> expected;
+            using (XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session()))
+            {
+                expected = NodeStream.FromXmlReader(inBox, exactNodeTypes: true);
+            }
+            if (reused is null) reused = BinaryXmlDictionaryReader.Create(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session());
+            else reused.SetInput(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session(), null);
+            Assert.Equal(expected, NodeStream.FromXmlReader(reused, exactNodeTypes: true));
+            // Left in part for the next document.
+            reused.SetInput(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session(), null);
+            for (int i = 0; i < bytes.Length % 7 && reused.Read(); i++) _ = reused.NamespaceURI;
+            checkedDocuments++;
+        });
+        Assert.True(checkedDocuments > 100, $"only {checkedDocuments} documents were accepted by the in-box writer");
     }
 
     [Fact]
