@@ -214,17 +214,18 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     private void SetMemory(Memory<byte> memory)
     {
-        _memory = memory;
         if (!memory.IsEmpty && System.Runtime.InteropServices.MemoryMarshal.TryGetArray(memory, out ArraySegment<byte> segment))
-        {
-            _memoryArray = segment.Array;
-            _memoryArrayOffset = segment.Offset;
-        }
+            SetMemory(memory, segment.Array, segment.Offset);
         else
-        {
-            _memoryArray = null;
-            _memoryArrayOffset = 0;
-        }
+            SetMemory(memory, null, 0);
+    }
+
+    /// <summary>The output memory, and its array when it has one (spans from the array cost less than <c>Memory.Span</c>).</summary>
+    private void SetMemory(Memory<byte> memory, byte[]? array, int arrayOffset)
+    {
+        _memory = memory;
+        _memoryArray = array;
+        _memoryArrayOffset = arrayOffset;
     }
 
     private void Advance(int count)
@@ -255,9 +256,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         {
             // Our own buffer over a stream: its array directly, without the interface call and Memory's type test.
             byte[] array = _streamOutput.GetArray(request, out int offset);
-            _memory = new Memory<byte>(array, offset, array.Length - offset);
-            _memoryArray = array;
-            _memoryArrayOffset = offset;
+            SetMemory(array.AsMemory(offset), array, offset);
         }
         else
         {
