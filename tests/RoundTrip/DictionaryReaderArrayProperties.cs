@@ -128,4 +128,77 @@ public sealed class DictionaryReaderArrayProperties
             Assert.Equal(2, r.ReadArray("arr", "", new int[2], 0, 2));
         }
     }
+
+    /// <summary>
+    /// What a typed array read gathers past its first Array record (another record of the name, elements of the name
+    /// read one by one, across comments, past pooled-buffer sizes) and where it leaves the reader, against the in-box
+    /// reader; and MaxArrayLength held over the whole gathering.
+    /// </summary>
+    [Theory]
+    [InlineData("array", int.MaxValue)]
+    [InlineData("array other", int.MaxValue)]
+    [InlineData("array comment array other", int.MaxValue)]
+    [InlineData("array elements40", int.MaxValue)]
+    [InlineData("elements100 other", int.MaxValue)]
+    [InlineData("elements100 array", int.MaxValue)]
+    [InlineData("comment other", int.MaxValue)]
+    [InlineData("other", int.MaxValue)]
+    [InlineData("array elements40", 60)]
+    [InlineData("array elements40", 100)]
+    [InlineData("array", 49)]
+    [InlineData("elements100", 64)]
+    public void Typed_array_reads_gather_items_as_the_in_box_reader_does(string layout, int maxArrayLength)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            int next = 0;
+            foreach (string part in layout.Split(' '))
+            {
+                if (part == "array")
+                {
+                    int[] items = Enumerable.Range(next, 50).ToArray();
+                    w.WriteArray(null, "a", null, items, 0, items.Length);
+                    next += items.Length;
+                }
+                else if (part.StartsWith("elements", StringComparison.Ordinal))
+                {
+                    for (int i = 0; i < int.Parse(part["elements".Length..]); i++) { w.WriteStartElement("a"); w.WriteValue(next++); w.WriteEndElement(); }
+                }
+                else if (part == "comment") w.WriteComment("c");
+                else w.WriteElementString("b", "x");
+            }
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        var quotas = new XmlDictionaryReaderQuotas { MaxArrayLength = maxArrayLength };
+
+        string Read(XmlDictionaryReader r, bool dictionaryNames)
+        {
+            try
+            {
+                r.ReadStartElement("r");
+                var names = new XmlDictionary();
+                int[] ints = dictionaryNames ? r.ReadInt32Array(names.Add("a"), names.Add("")) : r.ReadInt32Array("a", "");
+                return $"{string.Join(",", ints)} then {r.NodeType} {r.LocalName}";
+            }
+            catch (XmlException e)
+            {
+                Assert.True(r is not BinaryXmlDictionaryReader || e is BinaryXmlException, $"ours threw {e.GetType()}");
+                return "MaxArrayLength exceeded";
+            }
+        }
+
+        int total = layout.Split(' ').Sum(part => part == "array" ? 50 : part.StartsWith("elements", StringComparison.Ordinal) ? int.Parse(part["elements".Length..]) : 0);
+        foreach (bool dictionaryNames in new[] { false, true })
+        {
+            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, quotas);
+            using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, quotas);
+            string expected = Read(inBox, dictionaryNames);
+            Assert.Equal(total > maxArrayLength, expected == "MaxArrayLength exceeded");
+            Assert.Equal(expected, Read(ours, dictionaryNames));
+        }
+    }
 }
+

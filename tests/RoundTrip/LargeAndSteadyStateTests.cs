@@ -249,4 +249,37 @@ public sealed class LargeAndSteadyStateTests
             previous.Next = this;
         }
     }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void A_typed_array_read_allocates_only_its_result(bool followedByAnotherElement)
+    {
+        // XmlDictionaryReader's own typed array reads (which the in-box reader uses) allocate a first block, then,
+        // unless the array is followed by an end tag, a table of blocks, a second block and the result; ours allocates
+        // the result (an Array record's items go into an array of their count, what might follow into a pooled buffer).
+        int[] values = Enumerable.Range(0, 100).ToArray();
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteArray(null, "a", null, values, 0, values.Length);
+            if (followedByAnotherElement) w.WriteElementString("b", "x");
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        var reader = BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max);
+        int[] read = [];
+        long allocated = LeastAllocated(() =>
+        {
+            reader.SetInput(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+            reader.ReadStartElement("r");
+            read = reader.ReadInt32Array("a", "");
+        }) / 100;
+        Assert.Equal(values, read);
+        Assert.Equal(followedByAnotherElement ? "b" : "r", reader.LocalName);
+        long result = 24 + 4 * values.Length; // the array's header and items (64-bit)
+        Assert.True(allocated <= result, $"ReadInt32Array allocated {allocated} B for a {result}-byte result");
+    }
 }
+
