@@ -156,7 +156,8 @@ internal static class Targets
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, the names of an
     /// attribute's value node, MoveToContent from an attribute and on elements, some text nodes read with
-    /// ReadValueChunk and some content read with ReadContentAsBase64: a trace to compare between the readers.
+    /// ReadValueChunk, some content read with ReadContentAsBase64 and some arrays with the typed array reads: a trace to
+    /// compare between the readers.
     /// (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
     /// DictionaryReaderContractTests.)
     /// </summary>
@@ -165,7 +166,7 @@ internal static class Targets
         var names = new XmlDictionary();
         XmlDictionaryString empty = names.Add(""), other = names.Add("no-such-name");
         var trace = new List<string>();
-        int elements = 0, texts = 0;
+        int elements = 0, texts = 0, arrays = 0;
         char[] chunk = new char[3];
         using (r)
         {
@@ -208,6 +209,21 @@ internal static class Targets
                 }
                 if (r.NodeType is not (XmlNodeType.Element or XmlNodeType.EndElement)) continue;
                 trace.Add($"start {r.IsStartElement(local, ns)} {r.IsStartElement(other, ns)}");
+                if (r.IsStartArray(out Type? itemType) && arrays++ % 2 == 0)
+                {
+                    // Every other array read whole with its typed read (by string, or by dictionary string), which
+                    // gathers what follows of the same name: the items and the node after them; an error ends the trace.
+                    try
+                    {
+                        trace.Add($"array {ReadTypedArray(r, itemType, arrays % 4 == 1 ? null : local, ns)} then {r.NodeType} {r.LocalName} {r.Depth}");
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add("array error");
+                        break;
+                    }
+                    continue;
+                }
                 if (r.NodeType != XmlNodeType.Element || elements++ % 3 != 1 || !r.MoveToFirstAttribute()) continue;
                 XmlDictionaryString attributeNs = names.Add(r.NamespaceURI);
                 trace.Add($"attribute {r.Name} {r.IsLocalName(empty)}{r.IsNamespaceUri(attributeNs)} {r.IndexOfLocalName([other, empty, names.Add(r.LocalName)], attributeNs)}");
@@ -217,6 +233,28 @@ internal static class Targets
             }
         }
         return trace;
+    }
+
+    /// <summary>The typed array read of <paramref name="item"/> at the current element (by dictionary string when <paramref name="local"/> is given), its items as text.</summary>
+    private static string ReadTypedArray(XmlDictionaryReader r, Type item, XmlDictionaryString? local, XmlDictionaryString ns)
+    {
+        string l = r.LocalName, n = r.NamespaceURI;
+        Array items = item switch
+        {
+            _ when item == typeof(bool) => local is null ? r.ReadBooleanArray(l, n) : r.ReadBooleanArray(local, ns),
+            _ when item == typeof(short) => local is null ? r.ReadInt16Array(l, n) : r.ReadInt16Array(local, ns),
+            _ when item == typeof(int) => local is null ? r.ReadInt32Array(l, n) : r.ReadInt32Array(local, ns),
+            _ when item == typeof(long) => local is null ? r.ReadInt64Array(l, n) : r.ReadInt64Array(local, ns),
+            _ when item == typeof(float) => local is null ? r.ReadSingleArray(l, n) : r.ReadSingleArray(local, ns),
+            _ when item == typeof(double) => local is null ? r.ReadDoubleArray(l, n) : r.ReadDoubleArray(local, ns),
+            _ when item == typeof(decimal) => local is null ? r.ReadDecimalArray(l, n) : r.ReadDecimalArray(local, ns),
+            _ when item == typeof(DateTime) => local is null ? r.ReadDateTimeArray(l, n) : r.ReadDateTimeArray(local, ns),
+            _ when item == typeof(TimeSpan) => local is null ? r.ReadTimeSpanArray(l, n) : r.ReadTimeSpanArray(local, ns),
+            _ => local is null ? r.ReadGuidArray(l, n) : r.ReadGuidArray(local, ns),
+        };
+        var text = new System.Text.StringBuilder();
+        foreach (object? value in items) text.Append(value is double or float or decimal ? Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture) : value).Append(',');
+        return text.ToString();
     }
 
     /// <summary>The exceptions with which the in-box reader rejects malformed input (its own bugs included).</summary>
