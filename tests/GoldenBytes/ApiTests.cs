@@ -344,4 +344,63 @@ public sealed class ApiTests
         Assert.Equal(1, envelope!.Key);
         Assert.False(NbfsDictionary.Instance.TryLookup(487, out _));
     }
+
+    [Fact]
+    public void UniqueIds_are_written_as_the_in_box_writer_writes_them_and_read_back_without_allocating()
+    {
+        Guid guid = new("01234567-89ab-cdef-0123-456789abcdef");
+        foreach (Guid value in new[] { guid, Guid.Empty })
+        {
+            // In content and as an attribute's value; Guid.Empty is not a GUID to UniqueId, so it is written as text.
+            var stream = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            {
+                w.WriteStartElement("a");
+                w.WriteStartAttribute("id");
+                w.WriteValue(new UniqueId(value));
+                w.WriteEndAttribute();
+                w.WriteValue(new UniqueId(value));
+                w.WriteEndElement();
+            }
+            var output = new ArrayBufferWriter<byte>();
+            using (var w = new BinaryXmlWriter(output))
+            {
+                w.WriteStartElement("a");
+                w.WriteStartAttribute("id");
+                w.WriteUniqueId(value);
+                w.WriteEndAttribute();
+                w.WriteUniqueId(value);
+                w.WriteEndElement();
+            }
+            Assert.Equal(Convert.ToHexString(stream.ToArray()), Convert.ToHexString(output.WrittenSpan));
+        }
+
+        // Written and read back over and over: neither side allocates more than the UniqueId read (40 B).
+        var buffer = new ArrayBufferWriter<byte>();
+        var writer = new BinaryXmlWriter(buffer);
+        UniqueId? read = null;
+        void RoundTrip()
+        {
+            buffer.ResetWrittenCount();
+            writer.Reset(buffer);
+            writer.WriteStartElement("a");
+            writer.WriteUniqueId(guid);
+            writer.WriteEndElement();
+            writer.Flush();
+            var r = new BinaryXmlReader(buffer.WrittenSpan);
+            while (r.Read())
+            {
+                if (r.TokenType == BinaryXmlTokenType.Text) read = r.GetUniqueId();
+            }
+            r.Dispose();
+        }
+        RoundTrip();
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 100; i++) RoundTrip();
+        long perRound = (GC.GetAllocatedBytesForCurrentThread() - before) / 100;
+        Assert.True(read!.TryGetGuid(out Guid back));
+        Assert.Equal(guid, back);
+        Assert.True(perRound <= 40, $"a UniqueId written and read back allocated {perRound} B");
+    }
 }
+

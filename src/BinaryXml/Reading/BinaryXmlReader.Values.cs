@@ -664,7 +664,14 @@ public ref partial struct BinaryXmlReader
     public readonly UniqueId GetUniqueId()
     {
         RequireValue();
-        if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return new UniqueId(GetGuid());
+        if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText)
+        {
+            // The payload is in Guid.ToByteArray() order, the order UniqueId's array constructor reads (the Guid
+            // constructor would allocate that array).
+            byte[] bytes = _s._uniqueIdBytes ??= new byte[16];
+            Payload.CopyTo(bytes);
+            return new UniqueId(bytes, 0);
+        }
         if (IsTextRecord) return new UniqueId(GetString());
         throw CannotRead("UniqueId");
     }

@@ -74,6 +74,7 @@ internal sealed class ReaderState
     internal NamespaceBinding[]? _namespaces;
     internal int _namespaceCount;
     internal AttributeRecord[]? _attributes;
+    internal byte[]? _uniqueIdBytes;     // a UniqueId's 16 bytes (its constructor takes an array, which it does not keep)
 
     // The default namespace last resolved, valid while no declaration was added (_nsVersion) and the declarations in
     // scope are the same number (_namespaceCount).

@@ -60,5 +60,16 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Writes UniqueIdText for a GUID (rendered <c>urn:uuid:…</c>). .NET writes <see cref="Guid.Empty"/> as text; so does this.</summary>
-    public void WriteUniqueId(Guid value) => WriteValue(new UniqueId(value));
+    public void WriteUniqueId(Guid value)
+    {
+        // A UniqueId of Guid.Empty is not a GUID to .NET: its text.
+        if (value == Guid.Empty)
+        {
+            WriteValue(new UniqueId(value));
+            return;
+        }
+        if (!BeginValue(value, static v => new UniqueId(v).ToString())) return;
+        value.TryWriteBytes(BeginFixedTextNode(RecordType.UniqueIdText, 16));
+        EndFixedTextNode(16);
+    }
 }
