@@ -7,7 +7,8 @@ namespace BinaryXml.Tests;
 /// <summary>
 /// Every typed value the in-box writer produces, read back with every <c>ReadElementContentAs*</c> conversion through
 /// both readers: the same value (or the same kind of failure) each time, including the conversions across types
-/// (an Int64 record read as int, a Double as float, a number as string).
+/// (an Int64 record read as int, a Double as float, a number as string), and <c>ReadContentAs</c> /
+/// <c>ReadElementContentAs</c> with a type, which .NET's binary reader answers through its typed reads.
 /// </summary>
 public sealed class TypedContentDifferentialTests
 {
@@ -62,13 +63,34 @@ public sealed class TypedContentDifferentialTests
         ["object"] = r => r.ReadElementContentAsObject(),
         ["content long"] = r => { r.ReadStartElement(); long v = r.ReadContentAsLong(); return $"{v} then {r.NodeType}"; },
         ["content int"] = r => { r.ReadStartElement(); int v = r.ReadContentAsInt(); return $"{v} then {r.NodeType}"; },
+        ["uniqueid"] = r => r.ReadElementContentAsUniqueId(),
+        ["content uniqueid"] = r => { r.ReadStartElement(); UniqueId v = r.ReadContentAsUniqueId(); return $"{v} then {r.NodeType}"; },
     };
+
+    /// <summary>The types <c>ReadContentAs(Type, …)</c> and <c>ReadElementContentAs(Type, …)</c> are asked for.</summary>
+    private static readonly Type[] s_asTypes =
+    [
+        typeof(object), typeof(string), typeof(int), typeof(long), typeof(ulong), typeof(double), typeof(float), typeof(decimal), typeof(bool),
+        typeof(DateTime), typeof(Guid), typeof(TimeSpan), typeof(UniqueId), typeof(DateTimeOffset), typeof(short), typeof(uint), typeof(byte[]),
+        typeof(string[]), typeof(int[]), typeof(Guid[]), typeof(UniqueId[]), typeof(TimeSpan[]),
+    ];
+
+    static TypedContentDifferentialTests()
+    {
+        foreach (Type type in s_asTypes)
+        {
+            s_reads[$"as {type.Name}"] = r => r.ReadElementContentAs(type, null!);
+            s_reads[$"content as {type.Name}"] = r => { r.ReadStartElement(); object v = r.ReadContentAs(type, null); return $"{Describe(v)} then {r.NodeType}"; };
+            s_attributeReads[$"as {type.Name}"] = r => r.ReadContentAs(type, null);
+        }
+    }
 
     private static string Describe(object value) => value switch
     {
         DateTime d => d.ToString("O", CultureInfo.InvariantCulture) + " " + d.Kind,
         double d => d.ToString("R", CultureInfo.InvariantCulture),
         float f => f.ToString("R", CultureInfo.InvariantCulture),
+        Array a => $"{a.GetType().Name} [{string.Join(", ", a.Cast<object>().Select(Describe))}]",
         _ => $"{value.GetType().Name} {Convert.ToString(value, CultureInfo.InvariantCulture)}",
     };
 
@@ -120,6 +142,7 @@ public sealed class TypedContentDifferentialTests
         ["datetime"] = r => r.ReadContentAsDateTime(),
         ["string"] = r => r.ReadContentAsString(),
         ["object"] = r => r.ReadContentAsObject(),
+        ["uniqueid"] = r => r.ReadContentAsUniqueId(),
     };
 
     [Theory]

@@ -130,8 +130,41 @@ public sealed partial class BinaryXmlDictionaryReader
         => CurrentAtomic == RecordType.UuidText ? Consumed(ValueReader().GetGuid()) : ReadConverted(s => Guid.Parse(s.Trim()), "Guid");
 
     /// <inheritdoc/>
+    /// <remarks>
+    /// As in .NET's binary reader, only UniqueIdText is read as a GUID; a UuidText value is read from its text (a
+    /// UniqueId of the GUID's plain form, not <c>urn:uuid:…</c>).
+    /// </remarks>
     public override UniqueId ReadContentAsUniqueId()
-        => CurrentAtomic is RecordType.UniqueIdText or RecordType.UuidText ? Consumed(ValueReader().GetUniqueId()) : ReadConverted(s => new UniqueId(s.Trim()), "UniqueId");
+        => CurrentAtomic == RecordType.UniqueIdText ? Consumed(ValueReader().GetUniqueId()) : ReadConverted(s => new UniqueId(s.Trim()), "UniqueId");
+
+    /// <summary>
+    /// Reads the content as <paramref name="type"/>: as .NET's binary reader does, the types it reads typed (the
+    /// primitives, <see cref="DateTime"/>, <see cref="Guid"/>, <see cref="TimeSpan"/>, <see cref="UniqueId"/>,
+    /// <see cref="ulong"/>, <see cref="object"/> and <see cref="string"/>) through the typed reads, a typed record
+    /// converted directly; any other type as <see cref="XmlDictionaryReader"/> reads it, from the content's text.
+    /// </summary>
+    public override object ReadContentAs(Type type, IXmlNamespaceResolver? namespaceResolver)
+    {
+        ArgumentNullException.ThrowIfNull(type);
+        if (type == typeof(ulong)) return ReadContentAsUInt64();
+        if (type == typeof(bool)) return ReadContentAsBoolean();
+        if (type == typeof(int)) return ReadContentAsInt();
+        if (type == typeof(long)) return ReadContentAsLong();
+        if (type == typeof(float)) return ReadContentAsFloat();
+        if (type == typeof(double)) return ReadContentAsDouble();
+        if (type == typeof(decimal)) return ReadContentAsDecimal();
+        if (type == typeof(DateTime)) return ReadContentAsDateTime();
+        if (type == typeof(UniqueId)) return ReadContentAsUniqueId();
+        if (type == typeof(Guid)) return ReadContentAsGuid();
+        if (type == typeof(TimeSpan)) return ReadContentAsTimeSpan();
+        if (type == typeof(object)) return ReadContentAsObject();
+        if (type == typeof(string)) return ReadContentAsString();
+        return base.ReadContentAs(type, namespaceResolver);
+    }
+
+    /// <summary>An unsigned 64-bit value: an integer record that is not negative, or UInt64Text; anything else from its text.</summary>
+    private ulong ReadContentAsUInt64()
+        => CurrentAtomic != 0 && ValueReader().TryGetUInt64(out ulong value) ? Consumed(value) : ReadConverted(XmlConvert.ToUInt64, "UInt64");
 
     /// <inheritdoc/>
     public override object ReadContentAsObject()
