@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
 using System.Text;
@@ -13,6 +14,76 @@ namespace BinaryXml;
 /// </summary>
 public sealed partial class BinaryXmlDictionaryReader
 {
+    // ---- Base64 content length ---------------------------------------------------------------------------------------
+
+    /// <summary>
+    /// The length of the base64 content from the current node on, as .NET's binary reader reports it: on a node whose
+    /// value is a Bytes record (a text node or a bytes attribute), its length plus those of the Bytes records that
+    /// follow it in the input up to one that closes the element or an end tag; false when another record comes first,
+    /// on any other node and inside an Array record. On a text node read in part with <c>ReadContentAsBase64</c>, the
+    /// part not read yet.
+    /// </summary>
+    public override bool TryGetBase64ContentLength(out int length)
+    {
+        length = 0;
+        if (_arrayNodesRead < ArrayNodes) return false;
+        int total;
+        if (_attributeIndex >= 0)
+        {
+            Attr a = _attributes[_attributeIndex];
+            if (a.ValueType != typeof(byte[])) return false;
+            total = a.AtomicValue.Length;
+        }
+        else if (_nodeType == XmlNodeType.Text && IsBytes(_textRecord))
+        {
+            // A read in pieces under way on the node: what is left of its payload (none of it taken through text).
+            if (!PieceReadUnderWay) total = _valueLocation.Length;
+            else if (IsUndecodedBytesText && _base64CarryCount == 0 && _base64TrailCount == 0) total = _valueLocation.Length - _pieceUsed;
+            else return false;
+        }
+        else
+        {
+            return false;
+        }
+
+        // The input after the current record (after a start tag's attributes when on an attribute), not yet read.
+        ReadOnlySpan<byte> data = Data;
+        int pos = _state.BytesConsumed;
+        while (pos < data.Length)
+        {
+            var type = (RecordType)data[pos];
+            int size, payload;
+            switch (type)
+            {
+                case RecordType.EndElement:
+                    length = total;
+                    return true;
+                case RecordType.Bytes8Text or RecordType.Bytes8TextWithEndElement when pos + 2 <= data.Length:
+                    (size, payload) = (2, data[pos + 1]);
+                    break;
+                case RecordType.Bytes16Text or RecordType.Bytes16TextWithEndElement when pos + 3 <= data.Length:
+                    (size, payload) = (3, BinaryPrimitives.ReadUInt16LittleEndian(data[(pos + 1)..]));
+                    break;
+                case RecordType.Bytes32Text or RecordType.Bytes32TextWithEndElement when pos + 5 <= data.Length:
+                    (size, payload) = (5, BinaryPrimitives.ReadInt32LittleEndian(data[(pos + 1)..]));
+                    break;
+                case RecordType.Bytes8Text or RecordType.Bytes8TextWithEndElement or RecordType.Bytes16Text or RecordType.Bytes16TextWithEndElement
+                    or RecordType.Bytes32Text or RecordType.Bytes32TextWithEndElement:
+                    throw new BinaryXmlException($"The input ends inside the length of a {RecordTypes.GetName((byte)type)} record", pos);
+                default:
+                    return false;
+            }
+            if (payload < 0 || payload > data.Length - pos - size)
+                throw new BinaryXmlException($"The {RecordTypes.GetName((byte)type)} record's {payload} bytes run past the end of the input", pos);
+            if (total > int.MaxValue - payload) return false;
+            total += payload;
+            pos += size + payload;
+            if (((byte)type & 1) != 0) break; // …WithEndElement: the content ends here
+        }
+        length = total;
+        return true;
+    }
+
     // ---- Base64 content in pieces ----------------------------------------------------------------------------------
     // A read in pieces belongs to the node it was left on (NodeKey); a read whose key is not the current one starts
     // afresh (the caller moved the reader). Its state: how far into the node's payload or text; base64 characters of a block begun in an earlier node (fewer than four: a block may be
@@ -57,6 +128,36 @@ public sealed partial class BinaryXmlDictionaryReader
         _pieceKey = NodeKey;
         _pieceUsed = 0;
         _pieceText = null;
+    }
+
+    /// <summary>
+    /// Once reads in pieces have taken part of the current text node, what is left of it: as .NET's reader, whose
+    /// pieces consume the node's value, Value is then what is left ("" at its end) and MoveToContent passes over a node
+    /// read to its end. <paramref name="bytes"/>: the rest is a Bytes record's payload; else it is UTF-8 characters.
+    /// </summary>
+    private bool TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)
+    {
+        rest = default;
+        bytes = false;
+        if (_attributeIndex >= 0 || _nodeType != XmlNodeType.Text || !PieceReadUnderWay || _pieceUsed == 0) return false;
+        if (_pieceText is not null)
+        {
+            rest = _pieceText.AsSpan(_pieceUsed);
+        }
+        else if (IsUndecodedBytesText)
+        {
+            rest = Data.Slice(_valueLocation.Start + _pieceUsed, _valueLocation.Length - _pieceUsed);
+            bytes = true;
+        }
+        else if (_value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType))
+        {
+            rest = Data.Slice(_valueLocation.Start + _pieceUsed, _valueLocation.Length - _pieceUsed);
+        }
+        else
+        {
+            return false;
+        }
+        return true;
     }
 
     /// <summary>The current text node's characters as bytes, base64 being ASCII: UTF-8 straight from the input when it is.</summary>
@@ -249,6 +350,9 @@ public sealed partial class BinaryXmlDictionaryReader
         return n;
     }
 
+    /// <summary>The largest content XmlDictionaryReader.ReadContentAsBase64() reads into an array of its known length.</summary>
+    private const int XmlDictionaryReaderInitialArrayLength = 65535;
+
     /// <summary>
     /// Reads the whole base64 content into one array under MaxArrayLength. Bytes records (how DataContractSerializer
     /// writes a byte[]) are copied once into an array of their total length, as .NET's reader does; base64 text after
@@ -256,9 +360,17 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     public override byte[] ReadContentAsBase64()
     {
-        // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it.
+        // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it. Content that is
+        // Bytes records up to the end tag, of a length known in advance (TryGetBase64ContentLength) up to 65,535 bytes,
+        // XmlDictionaryReader reads into an array of that length in pieces, leaving the reader on the last Bytes text
+        // node rather than on the end tag; the base class does exactly that, through this reader's piece reads.
         if (GatheredReadUnderWay || PieceReadUnderWay || _attributeIndex >= 0) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
+        if (TryGetBase64ContentLength(out int known))
+        {
+            if (known > quota) ThrowArrayQuota();
+            if (known <= XmlDictionaryReaderInitialArrayLength) return base.ReadContentAsBase64();
+        }
         List<(int Start, int Length)> parts = _bytesParts;
         parts.Clear();
         int total = 0;

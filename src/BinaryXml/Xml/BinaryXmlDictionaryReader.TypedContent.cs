@@ -145,7 +145,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     public override object ReadContentAs(Type type, IXmlNamespaceResolver? namespaceResolver)
     {
-        ArgumentNullException.ThrowIfNull(type);
+        // A null type goes to the base class, which checks the node first (as .NET's reader does).
         if (type == typeof(ulong)) return ReadContentAsUInt64();
         if (type == typeof(bool)) return ReadContentAsBoolean();
         if (type == typeof(int)) return ReadContentAsInt();

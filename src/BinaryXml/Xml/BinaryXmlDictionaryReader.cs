@@ -107,7 +107,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         public Type ValueType = typeof(string);
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
         public RecordType Atomic;                 // a typed value (converted directly by ReadContentAs*), or 0
-        public ValueLocation AtomicValue;         // where an atomic or not yet decoded value is
+        public ValueLocation AtomicValue;         // where the value's record is (an atomic or not yet decoded value)
     }
 
     /// <summary>An attribute's local name, atomized the first time it is asked for.</summary>
@@ -322,7 +322,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
-            return Utf8ChunkReadUnderWay ? RemainingUtf8ChunkValue() : _value ??= ValueReader().GetString();
+            if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
+            if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return bytes ? Convert.ToBase64String(rest) : Encoding.UTF8.GetString(rest);
+            return _value ??= ValueReader().GetString();
         }
     }
 
@@ -394,8 +396,17 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return i < 0 ? null : AttributeValue(_attributes[i]);
     }
 
+    /// <inheritdoc/>
+    public override string? GetAttribute(XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
+    {
+        ArgumentNullException.ThrowIfNull(localName);
+        return GetAttribute(localName.Value, namespaceUri?.Value);
+    }
+
+    // A null name is an argument error (as in .NET's binary reader), not a failed search.
     private int FindAttribute(string name)
     {
+        ArgumentNullException.ThrowIfNull(name);
         for (int i = 0; i < AttributeCount; i++)
         {
             Attr a = _attributes[i];
@@ -407,6 +418,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private int FindAttribute(string localName, string ns)
     {
+        ArgumentNullException.ThrowIfNull(localName);
         for (int i = 0; i < AttributeCount; i++)
         {
             if (_attributes[i].Namespace == ns && AttrLocalName(_attributes[i]) == localName) return i;
@@ -695,7 +707,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             }
             a.ValueDictionary = null;
             a.Atomic = IsAtomicType(r.ValueType) ? r.ValueType : 0;
-            if (a.Atomic != 0) a.AtomicValue = r.CurrentValue;
+            a.AtomicValue = r.CurrentValue;
             if (r.ValueType == RecordType.StartListText)
             {
                 a.Value = ReadListItems(ref r);
@@ -715,7 +727,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 {
                     // Decoded only if asked for, as .NET does.
                     a.Value = null;
-                    a.AtomicValue = r.CurrentValue;
                 }
                 else
                 {
@@ -1133,11 +1144,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // are whitespace (it tests a list's text only once decoded), so MoveToContent stops on it.
     private bool _listValueUnread;
 
-    /// <summary>Whether the current text node's value is whitespace only, or empty (without decoding it when it is not yet).</summary>
+    /// <summary>
+    /// Whether the current text node's value is whitespace only, or empty (without decoding it when it is not yet). The
+    /// part of the node that reads in pieces have used is gone, as in .NET's reader: a text node read to its end is
+    /// empty, so that MoveToContent (ReadEndElement after ReadContentAsBase64()) passes over it.
+    /// </summary>
     private bool IsWhitespaceTextNode()
-        => !_listValueUnread && (_value is not null
-            ? IsXmlWhitespace(_value)
-            : BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length)));
+    {
+        if (_listValueUnread) return false;
+        if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return bytes ? rest.IsEmpty : rest.IndexOfAnyExcept(" \t\r\n"u8) < 0;
+        if (_value is not null) return IsXmlWhitespace(_value);
+        return BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
+    }
 
     /// <inheritdoc/>
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
@@ -1221,6 +1239,33 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return -1;
     }
 
+    /// <inheritdoc/>
+    public override bool IsLocalName(string localName)
+    {
+        ArgumentNullException.ThrowIfNull(localName);
+        return LocalNameEquals(localName);
+    }
+
+    /// <inheritdoc/>
+    public override bool IsNamespaceUri(string namespaceUri)
+    {
+        ArgumentNullException.ThrowIfNull(namespaceUri);
+        return NamespaceURI == namespaceUri;
+    }
+
+    /// <inheritdoc/>
+    public override int IndexOfLocalName(string[] localNames, string namespaceUri)
+    {
+        ArgumentNullException.ThrowIfNull(localNames);
+        ArgumentNullException.ThrowIfNull(namespaceUri);
+        if (!IsNamespaceUri(namespaceUri)) return -1;
+        for (int i = 0; i < localNames.Length; i++)
+        {
+            if (LocalNameEquals(localNames[i] ?? throw new ArgumentNullException($"localNames[{i}]"))) return i;
+        }
+        return -1;
+    }
+
     /// <summary>
     /// Whether the local name that <see cref="IsLocalName(XmlDictionaryString)"/> and
     /// <see cref="IndexOfLocalName(XmlDictionaryString[], XmlDictionaryString)"/> compare equals <paramref name="value"/>:
@@ -1238,6 +1283,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         ref ElementName names = ref CurrentName;
         return ReferenceEquals(names.Local, value) || LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, value.Value);
+    }
+
+    /// <summary>As <see cref="LocalNameEquals(XmlDictionaryString)"/>, for the string overloads.</summary>
+    private bool LocalNameEquals(string value)
+    {
+        if (_attributeIndex >= 0)
+        {
+            Attr a = _attributes[_attributeIndex];
+            if (a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace)) return value.Length == 0;
+            return LocalNameEquals(ref a.LocalName, a.LocalStart, a.LocalLength, value);
+        }
+        ref ElementName names = ref CurrentName;
+        return LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, value);
     }
 
     /// <summary>
