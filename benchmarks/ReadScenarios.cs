@@ -174,6 +174,76 @@ public class R4_Arrays : ReaderScenario
     public void Limit() => Data.AsSpan(Data.Length - Items * 8 - 1, Items * 8).CopyTo(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_target.AsSpan()));
 }
 
+/// <summary>
+/// R4 (typed): an array of doubles read into a new array with <c>ReadDoubleArray</c>, followed by another element (so
+/// that the read must look past the Array record); Native copies the items into a new array of their count, Limit is
+/// a new array and a span copy.
+/// </summary>
+[MemoryDiagnoser]
+public class R4_TypedArrays : ReaderScenario
+{
+    [Params(16, 1024, 1 << 20)]
+    public int Items { get; set; } = 1024;
+
+    private int _itemsStart;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        double[] values = Enumerable.Range(0, Items).Select(i => i * 1.5).ToArray();
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteArray(null, "a", null, values, 0, Items);
+            w.WriteElementString("b", "");
+            w.WriteEndElement();
+        });
+        if (Items <= 1024) Support.GuardNodes($"R4 typed {Items}", Data);
+        var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
+        while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
+        _itemsStart = r.TokenStartIndex;
+        r.Dispose();
+        if (!InBox().AsSpan().SequenceEqual(Adapter()) || !InBox().AsSpan().SequenceEqual(Native()) || !InBox().AsSpan().SequenceEqual(Limit()))
+            throw new InvalidOperationException($"R4 typed {Items}: the readers return different items");
+    }
+
+    private static double[] Read(XmlDictionaryReader r)
+    {
+        r.ReadStartElement("r");
+        return r.ReadDoubleArray("a", "");
+    }
+
+    [Benchmark(Baseline = true)]
+    public double[] InBox() => Read(InBoxReader());
+
+    [Benchmark]
+    public double[] Adapter() => Read(AdapterReader());
+
+    [Benchmark]
+    public double[] Native()
+    {
+        var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
+        double[] items = [];
+        while (r.Read())
+        {
+            if (r.TokenType != BinaryXmlTokenType.ArrayData) continue;
+            items = new double[r.ArrayLength];
+            r.CopyArray(items);
+            break;
+        }
+        r.Dispose();
+        return items;
+    }
+
+    [Benchmark]
+    public double[] Limit()
+    {
+        double[] items = new double[Items];
+        Data.AsSpan(_itemsStart, Items * 8).CopyTo(System.Runtime.InteropServices.MemoryMarshal.AsBytes(items.AsSpan()));
+        return items;
+    }
+}
+
 /// <summary>R5 (i): read the Action, MessageID and To headers of a SOAP message, skip the body.</summary>
 [MemoryDiagnoser]
 public class R5_SoapHeaders : ReaderScenario
