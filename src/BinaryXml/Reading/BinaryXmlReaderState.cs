@@ -97,6 +97,23 @@ internal sealed class ReaderState
     /// <summary>Keeps a disposed reader's state (and its arrays, unless large) for the next reader on this thread.</summary>
     public static void Return(ReaderState state) => t_cached = Recycle(state);
 
+    [ThreadStatic]
+    private static ReaderState? t_cachedScratch;
+
+    /// <summary>
+    /// A cleared state for reading values at locations read before (the drop-in reader's, beside its document state),
+    /// the thread's cached one when there is one: a reader created per message allocates none.
+    /// </summary>
+    public static ReaderState RentScratch()
+    {
+        ReaderState state = t_cachedScratch ?? new ReaderState();
+        t_cachedScratch = null;
+        return state;
+    }
+
+    /// <summary>Keeps a closed reader's value state for the next reader on this thread.</summary>
+    public static void ReturnScratch(ReaderState state) => t_cachedScratch = Recycle(state);
+
     /// <summary>Clears a state its reader no longer uses (its arrays kept, unless large), for another reader.</summary>
     public static ReaderState Recycle(ReaderState state)
     {

@@ -117,7 +117,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string AttributeValue(Attr a) => a.Value ??= ValueReader(a.AtomicValue).GetString();
 
     /// <summary>A reader on a value read before (its token held in this reader's own value state).</summary>
-    private BinaryXmlReader ValueReader(ValueLocation value) => new(Data, value, _valueState ??= new ReaderState());
+    private BinaryXmlReader ValueReader(ValueLocation value) => new(Data, value, _valueState ??= ReaderState.RentScratch());
 
     private ReaderState? _valueState;
 
@@ -290,6 +290,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private void ReleaseState()
     {
+        if (_valueState is not null)
+        {
+            ReaderState.ReturnScratch(_valueState);
+            _valueState = null;
+        }
         if (_state._state is null) return;
         new BinaryXmlReader(Data, _state).Dispose();
         _state = default;
