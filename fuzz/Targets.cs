@@ -156,8 +156,8 @@ internal static class Targets
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, the names of an
     /// attribute's value node, MoveToContent from an attribute and on elements, some text nodes read with
-    /// ReadValueChunk, some content read with ReadContentAsBase64 and some arrays with the typed array reads: a trace to
-    /// compare between the readers.
+    /// ReadValueChunk, some content read with ReadContentAsBase64 (in pieces, or whole) and some arrays with the typed
+    /// array reads: a trace to compare between the readers.
     /// (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
     /// DictionaryReaderContractTests.)
     /// </summary>
@@ -174,17 +174,23 @@ internal static class Targets
             {
                 XmlDictionaryString local = names.Add(r.LocalName), ns = names.Add(r.NamespaceURI);
                 trace.Add($"{r.NodeType} {r.Prefix}:{r.LocalName}@{r.NamespaceURI} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
-                if (r.NodeType == XmlNodeType.Text && texts % 4 == 0)
+                int which = r.NodeType == XmlNodeType.Text ? texts++ % 4 : -1;
+                if (which == 0)
                 {
                     // The first of every four text nodes, and the content after it, read as base64 in pieces of five
-                    // bytes: the bytes and the node after them; an error ends the trace (readers differ in where they stop).
-                    texts++;
+                    // bytes: the length known in advance, the bytes, what is left of the node after the first piece and
+                    // the node after them; an error ends the trace (readers differ in where they stop).
                     var bytes = new System.Text.StringBuilder();
                     byte[] piece = new byte[5];
                     try
                     {
+                        trace.Add($"base64 length {r.TryGetBase64ContentLength(out int length)} {length}");
                         int n;
-                        while ((n = r.ReadContentAsBase64(piece, 0, piece.Length)) > 0) bytes.Append(Convert.ToHexString(piece, 0, n));
+                        while ((n = r.ReadContentAsBase64(piece, 0, piece.Length)) > 0)
+                        {
+                            if (bytes.Length == 0) trace.Add($"first piece {n}, left {r.TryGetBase64ContentLength(out length)} {length} '{r.Value}' {r.NodeType}");
+                            bytes.Append(Convert.ToHexString(piece, 0, n));
+                        }
                     }
                     catch (XmlException)
                     {
@@ -194,9 +200,24 @@ internal static class Targets
                     trace.Add($"base64 {bytes} then {r.NodeType} {r.Depth}");
                     continue;
                 }
-                if (r.NodeType == XmlNodeType.Text && texts++ % 4 == 1)
+                if (which == 2)
                 {
-                    // Every fourth text node read in chunks of three characters: their lengths and the text they make.
+                    // The third: the content read whole as base64 (through the length known in advance, when it is,
+                    // as XmlDictionaryReader does), and the node after it; an error ends the trace.
+                    try
+                    {
+                        trace.Add($"whole base64 {Convert.ToHexString(r.ReadContentAsBase64())} then {r.NodeType} {r.Depth} '{r.Value}' {r.MoveToContent()}");
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add("whole base64 error");
+                        break;
+                    }
+                    continue;
+                }
+                if (which == 1)
+                {
+                    // The second read in chunks of three characters: their lengths and the text they make.
                     var lengths = new System.Text.StringBuilder();
                     var text = new System.Text.StringBuilder();
                     int n;

@@ -647,8 +647,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 int depth = r.CurrentDepth;
                 _textRecord = RecordType.StartListText;
-                SetNode(XmlNodeType.Text, depth, ReadListItems(ref r), typeof(string));
-                _listValueUnread = true;
+                SetNode(XmlNodeType.Text, depth, ReadListItems(ref r, out int items), typeof(string));
+                // An empty list is empty text to .NET's reader, which MoveToContent passes over.
+                _listValueUnread = items > 0;
                 return true;
             }
             case BinaryXmlTokenType.Comment:
@@ -660,14 +661,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>Reads a list's items up to its EndListText and joins their text with single spaces (MC-NBFX 2.2.3.19).</summary>
-    private static string ReadListItems(ref BinaryXmlReader r)
+    private static string ReadListItems(ref BinaryXmlReader r, out int items)
     {
         var sb = new StringBuilder();
-        bool first = true;
+        items = 0;
         while (r.Read() && r.TokenType == BinaryXmlTokenType.Text)
         {
-            if (!first) sb.Append(' ');
-            first = false;
+            if (items++ > 0) sb.Append(' ');
             // .NET formats a Bytes item of a list with object.ToString, not as base64 (pinned against the oracle).
             if (IsBytes(r.ValueType)) sb.Append(typeof(byte[]).ToString());
             else sb.Append(r.GetString());
@@ -715,7 +715,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             a.AtomicValue = r.CurrentValue;
             if (r.ValueType == RecordType.StartListText)
             {
-                a.Value = ReadListItems(ref r);
+                a.Value = ReadListItems(ref r, out _);
                 a.ValueType = typeof(object[]);
             }
             else
