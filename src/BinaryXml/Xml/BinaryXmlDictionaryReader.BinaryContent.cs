@@ -21,7 +21,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// value is a Bytes record (a text node or a bytes attribute), its length plus those of the Bytes records that
     /// follow it in the input up to one that closes the element or an end tag; false when another record comes first,
     /// on any other node and inside an Array record. On a text node read in part with <c>ReadContentAsBase64</c>, the
-    /// part not read yet.
+    /// part of its payload not read yet (all of it when the pieces came through its text, as in .NET's reader).
     /// </summary>
     public override bool TryGetBase64ContentLength(out int length)
     {
@@ -36,10 +36,10 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         else if (_nodeType == XmlNodeType.Text && IsBytes(_textRecord))
         {
-            // A read in pieces under way on the node: what is left of its payload (none of it taken through text).
-            if (!PieceReadUnderWay) total = _valueLocation.Length;
-            else if (IsUndecodedBytesText && _base64CarryCount == 0 && _base64TrailCount == 0) total = _valueLocation.Length - _pieceUsed;
-            else return false;
+            // A read in pieces under way on the node: what is left of its payload when the pieces came from it; when
+            // they came through its text (a block begun in the text before it, or Value read first), the whole
+            // payload, as .NET's reader, whose count goes by the record and not by the characters taken from it.
+            total = PieceReadUnderWay && _pieceText is null ? _valueLocation.Length - _pieceUsed : _valueLocation.Length;
         }
         else
         {
