@@ -186,6 +186,7 @@ public sealed partial class BinaryXmlDictionaryReader
         if (_base64TrailCount > 0) return TakeBase64Trail(destination);
         Span<byte> chars = stackalloc byte[Base64CharsPerStep];
         int written = 0;
+        bool throughText = false;
         while (written < destination.Length)
         {
             if (_nodeType == XmlNodeType.Comment)
@@ -198,7 +199,9 @@ public sealed partial class BinaryXmlDictionaryReader
                 if (_base64CarryCount > 0) ThrowBase64BlockUnfinished();
                 break;
             }
-            if (IsUndecodedBytesText && _base64CarryCount == 0)
+            // A call that began on text takes a Bytes record it reaches as its base64 characters, as .NET's reader,
+            // which decides between bytes and characters once per call.
+            if (IsUndecodedBytesText && _base64CarryCount == 0 && !throughText)
             {
                 int left = _valueLocation.Length - _pieceUsed;
                 if (left == 0)
@@ -213,6 +216,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 written += n;
                 continue;
             }
+            throughText = true;
             ReadOnlySpan<byte> source = PieceSource();
             if (_pieceUsed == source.Length)
             {
