@@ -362,6 +362,44 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Theory]
+    [InlineData("4001619E030405064001619E030405069F0207089F020708", false)] // a Bytes record closing its element, more after it (fuzzer)
+    [InlineData("", false)]  // 70,001 bytes in Bytes records up to the end tag: read in pieces, left on the last
+    [InlineData("", true)]   // the same over a stream: .NET's reader does not know the length, reads to the end tag
+    public void Whole_base64_content_ends_where_the_in_box_reader_ends_it(string hex, bool stream)
+    {
+        byte[] data = Convert.FromHexString(hex);
+        if (hex.Length == 0)
+        {
+            var output = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(output))
+            {
+                w.WriteStartElement("r"); w.WriteStartElement("b"); w.WriteBase64(new byte[70001], 0, 70001); w.WriteEndElement(); w.WriteEndElement();
+            }
+            data = output.ToArray();
+        }
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = (factory, stream) switch
+            {
+                ("in-box", true) => XmlDictionaryReader.CreateBinaryReader(new MemoryStream(data), XmlDictionaryReaderQuotas.Max),
+                (_, true) => BinaryXmlDictionaryReader.Create(new MemoryStream(data), null, XmlDictionaryReaderQuotas.Max),
+                _ => Create(factory, data),
+            };
+            var log = new List<string>();
+            while (r.Read())
+            {
+                if (r.NodeType != XmlNodeType.Text) continue;
+                log.Add($"{r.TryGetBase64ContentLength(out int length)}/{length}");
+                log.Add($"{r.ReadContentAsBase64().Length} then {r.NodeType} {r.Depth} '{r.Value}'");
+            }
+            return string.Join(", ", log);
+        }
+        string inBox = Read("in-box");
+        Assert.Contains(hex.Length > 0 ? "2 then EndElement" : stream ? "False/0, 70001 then EndElement" : "True/70001, 70001 then Text", inBox, StringComparison.Ordinal);
+        Assert.Equal(inBox, Read("BinaryXml"));
+    }
+
+    [Theory]
     [InlineData("A8", 5)]          // empty text, then the Bytes record
     [InlineData("A8", 3)]
     [InlineData("98 04 41 51 49 44", 5)] // "AQID", then the Bytes record

@@ -26,7 +26,7 @@ public sealed partial class BinaryXmlDictionaryReader
     public override bool TryGetBase64ContentLength(out int length)
     {
         length = 0;
-        if (_arrayNodesRead < ArrayNodes) return false;
+        if (_streamed || _arrayNodesRead < ArrayNodes) return false;
         int total;
         if (_attributeIndex >= 0)
         {
@@ -354,9 +354,6 @@ public sealed partial class BinaryXmlDictionaryReader
         return n;
     }
 
-    /// <summary>The largest content XmlDictionaryReader.ReadContentAsBase64() reads into an array of its known length.</summary>
-    private const int XmlDictionaryReaderInitialArrayLength = 65535;
-
     /// <summary>
     /// Reads the whole base64 content into one array under MaxArrayLength. Bytes records (how DataContractSerializer
     /// writes a byte[]) are copied once into an array of their total length, as .NET's reader does; base64 text after
@@ -364,16 +361,24 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     public override byte[] ReadContentAsBase64()
     {
-        // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it. Content that is
-        // Bytes records up to the end tag, of a length known in advance (TryGetBase64ContentLength) up to 65,535 bytes,
-        // XmlDictionaryReader reads into an array of that length in pieces, leaving the reader on the last Bytes text
-        // node rather than on the end tag; the base class does exactly that, through this reader's piece reads.
+        // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it.
         if (GatheredReadUnderWay || PieceReadUnderWay || _attributeIndex >= 0) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
-        if (TryGetBase64ContentLength(out int known))
+        // As .NET's reader over a buffer: a Bytes record that closes its element is read whole and passed (below);
+        // other content of a length known in advance (TryGetBase64ContentLength: Bytes records up to one that closes
+        // the element or an end tag) is read into an array of that length in pieces, which leaves the reader on the
+        // last Bytes text node rather than on the end tag.
+        if (!(IsUndecodedBytesText && _textClosesElement) && TryGetBase64ContentLength(out int known))
         {
             if (known > quota) ThrowArrayQuota();
-            if (known <= XmlDictionaryReaderInitialArrayLength) return base.ReadContentAsBase64();
+            byte[] result = new byte[known];
+            for (int read = 0; read < known;)
+            {
+                int n = ReadBase64Content(result.AsSpan(read));
+                if (n == 0) throw new BinaryXmlException($"Base64 content ends {known - read} bytes short of the length its records give", _state.BytesConsumed);
+                read += n;
+            }
+            return result;
         }
         List<(int Start, int Length)> parts = _bytesParts;
         parts.Clear();

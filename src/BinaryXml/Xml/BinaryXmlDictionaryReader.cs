@@ -45,6 +45,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _nameDepth = -1;
     private string? _value = "";          // null: the text at _valueLocation, decoded or formatted on first use
     private RecordType _atomic;            // the current text node's typed …WithEndElement record (even form), or 0
+    private bool _textClosesElement;       // the current text node's record is a …WithEndElement one
     private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
     private ValueLocation _valueLocation;
     private Type _valueType = typeof(string);
@@ -210,6 +211,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
         ArgumentNullException.ThrowIfNull(quotas);
+        _streamed = false;
         // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
         ReaderState? previous = _state._state;
         _state = default;
@@ -281,9 +283,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _streamBuffer.SetLength(0);
         stream.CopyTo(_streamBuffer);
         SetInput(_streamBuffer.GetBuffer(), 0, (int)_streamBuffer.Length, dictionary, quotas, session, onClose);
+        _streamed = true;
     }
 
     private MemoryStream? _streamBuffer;
+    // The input came from a stream: .NET's reader over a stream does not hold the document, so it does not know the
+    // length of base64 content in advance (TryGetBase64ContentLength), which changes where ReadContentAsBase64() ends.
+    private bool _streamed;
     private BinaryXmlReaderOptions? _options;
 
     private ReadOnlySpan<byte> Data => _buffer.AsSpan(_offset, _count);
@@ -611,6 +617,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case BinaryXmlTokenType.Text:
             {
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
+                _textClosesElement = withEnd;
                 bool bytes = IsBytes(r.ValueType);
                 Type type = withEnd || bytes ? RecordTypes.GetValueType(r.ValueType) : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
