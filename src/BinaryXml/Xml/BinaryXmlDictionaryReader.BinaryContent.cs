@@ -149,7 +149,7 @@ public sealed partial class BinaryXmlDictionaryReader
             rest = Data.Slice(_valueLocation.Start + _pieceUsed, _valueLocation.Length - _pieceUsed);
             bytes = true;
         }
-        else if (_value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType))
+        else if (PieceTextIsInput)
         {
             rest = Data.Slice(_valueLocation.Start + _pieceUsed, _valueLocation.Length - _pieceUsed);
         }
@@ -160,10 +160,13 @@ public sealed partial class BinaryXmlDictionaryReader
         return true;
     }
 
+    /// <summary>Whether the current text node's characters are its UTF-8 record in the input, not decoded yet.</summary>
+    private bool PieceTextIsInput => _value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType);
+
     /// <summary>The current text node's characters as bytes, base64 being ASCII: UTF-8 straight from the input when it is.</summary>
     private ReadOnlySpan<byte> PieceSource()
     {
-        if (_value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType))
+        if (PieceTextIsInput)
             return Data.Slice(_valueLocation.Start, _valueLocation.Length);
         // Any other node as its text (a Bytes record after a block begun in text as its base64); a character that is
         // not base64 is not ASCII in UTF-8 either and fails to decode.

@@ -1164,7 +1164,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool IsWhitespaceTextNode()
     {
         if (_listValueUnread) return false;
-        if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return bytes ? rest.IsEmpty : rest.IndexOfAnyExcept(" \t\r\n"u8) < 0;
+        if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
         if (_value is not null) return IsXmlWhitespace(_value);
         return BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
     }
@@ -1281,23 +1281,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>
     /// Whether the local name that <see cref="IsLocalName(XmlDictionaryString)"/> and
     /// <see cref="IndexOfLocalName(XmlDictionaryString[], XmlDictionaryString)"/> compare equals <paramref name="value"/>:
-    /// <see cref="LocalName"/>, except on a default namespace declaration (<c>xmlns="…"</c>, or its value), which
-    /// .NET's binary reader compares by its empty prefix although its LocalName is "xmlns" (pinned by
-    /// DictionaryReaderProperties). An element's ASCII name not yet atomized is compared in the input.
+    /// the same dictionary string, or the same characters (<see cref="LocalNameEquals(string)"/>). A namespace
+    /// declaration has no dictionary string for its name.
     /// </summary>
     private bool LocalNameEquals(XmlDictionaryString value)
-    {
-        if (_attributeIndex >= 0)
-        {
-            Attr a = _attributes[_attributeIndex];
-            if (a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace)) return NameEquals("", null, value);
-            return ReferenceEquals(a.LocalDictionary, value) || LocalNameEquals(ref a.LocalName, a.LocalStart, a.LocalLength, value.Value);
-        }
-        ref ElementName names = ref CurrentName;
-        return ReferenceEquals(names.Local, value) || LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, value.Value);
-    }
+        => ReferenceEquals(_attributeIndex < 0 ? CurrentName.Local : _attributes[_attributeIndex].LocalDictionary, value)
+            || LocalNameEquals(value.Value);
 
-    /// <summary>As <see cref="LocalNameEquals(XmlDictionaryString)"/>, for the string overloads.</summary>
+    /// <summary>
+    /// Whether the local name that the name tests compare equals <paramref name="value"/>: <see cref="LocalName"/>,
+    /// except on a default namespace declaration (<c>xmlns="…"</c>, or its value), which .NET's binary reader compares
+    /// by its empty prefix although its LocalName is "xmlns" (pinned by DictionaryReaderProperties). An element's ASCII
+    /// name not yet atomized is compared in the input.
+    /// </summary>
     private bool LocalNameEquals(string value)
     {
         if (_attributeIndex >= 0)
