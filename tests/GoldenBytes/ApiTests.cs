@@ -128,6 +128,18 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Element_records_are_the_range_of_the_spec_in_the_range_test_and_the_family_table()
+    {
+        // MC-NBFX 2.2.1: Element … PrefixElementZ are 0x40–0x77; the reader tests the range before the table.
+        for (int b = 0; b < 256; b++)
+        {
+            bool element = b is >= 0x40 and <= 0x77;
+            Assert.Equal(element, RecordTypes.IsElement((byte)b));
+            Assert.Equal(element, RecordTypes.GetFamily((byte)b) == RecordFamily.Element);
+        }
+    }
+
+    [Fact]
     public void Reset_keeps_a_stream_output_and_its_ownership()
     {
         var stream = new MemoryStream();

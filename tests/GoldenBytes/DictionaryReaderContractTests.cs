@@ -162,6 +162,34 @@ public sealed class DictionaryReaderContractTests
 
     [Theory]
     [MemberData(nameof(Factories))]
+    public void Namespace_tests_repeated_with_the_same_dictionary_strings_follow_each_element(string factory)
+    {
+        // A serializer asks the same dictionary strings element after element; the answer is the element's each time
+        // (the drop-in reader remembers its last match, which must not outlive a change of namespace).
+        byte[] data = Doc("StartElement(null, \"r\", \"urn:x\"); StartElement(null, \"a\", \"urn:x\"); EndElement(); "
+            + "StartElement(null, \"b\", \"urn:y\"); EndElement(); StartElement(\"p\", \"c\", \"urn:x\"); EndElement(); "
+            + "StartElement(null, \"d\", \"\"); EndElement(); StartElement(null, \"e\", \"urn:xx\"); EndElement(); EndElement()");
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString x = dictionary.Add("urn:x"), y = dictionary.Add("urn:y"), empty = dictionary.Add(""), local = dictionary.Add("a");
+        using XmlDictionaryReader r = Create(factory, data);
+        var answers = new List<string>();
+        while (r.Read())
+        {
+            if (r.NodeType != XmlNodeType.Element) continue;
+            for (int round = 0; round < 2; round++)
+            {
+                answers.Add($"{r.LocalName}:{r.IsNamespaceUri(x)}{r.IsNamespaceUri(y)}{r.IsNamespaceUri(empty)}{r.IsStartElement(local, x)}");
+            }
+        }
+        Assert.Equal(
+            ["r:TrueFalseFalseFalse", "r:TrueFalseFalseFalse", "a:TrueFalseFalseTrue", "a:TrueFalseFalseTrue",
+             "b:FalseTrueFalseFalse", "b:FalseTrueFalseFalse", "c:TrueFalseFalseFalse", "c:TrueFalseFalseFalse",
+             "d:FalseFalseTrueFalse", "d:FalseFalseTrueFalse", "e:FalseFalseFalseFalse", "e:FalseFalseFalseFalse"],
+            answers);
+    }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
     public void Dictionary_strings_are_reported_alike(string factory)
     {
         byte[] data = Hex.Parse("56 02 0B 01 73 04 56 0E 42 E0 06 AA E0 06 01 01 01"); // s:Envelope/s:Body/Value(dictionary text 0x360)

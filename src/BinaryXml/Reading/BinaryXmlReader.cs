@@ -152,7 +152,19 @@ public ref partial struct BinaryXmlReader
         byte type = _data[start];
         s._tokenStart = start;
         s._recordType = type;
-        switch (RecordTypes.GetFamily(type))
+        // The common families first, with branches of their own (a jump table's indirect jump costs more).
+        if (RecordTypes.IsElement(type))
+        {
+            ReadStartElement(start, isArray: false);
+            return true;
+        }
+        RecordFamily family = RecordTypes.GetFamily(type);
+        if (family == RecordFamily.Text)
+        {
+            ReadContentText(start, type);
+            return true;
+        }
+        switch (family)
         {
             case RecordFamily.EndElement:
                 if (s._depth == 0) Fail("An EndElement record has no open element to close", start);
@@ -172,12 +184,6 @@ public ref partial struct BinaryXmlReader
             }
             case RecordFamily.Array:
                 ReadArrayStart(start);
-                return true;
-            case RecordFamily.Element:
-                ReadStartElement(start, isArray: false);
-                return true;
-            case RecordFamily.Text:
-                ReadContentText(start, type);
                 return true;
             case RecordFamily.Attribute:
             case RecordFamily.XmlnsAttribute:
@@ -833,6 +839,14 @@ public ref partial struct BinaryXmlReader
 
     private readonly NameRef ReadDictionaryString(int p, out int next)
     {
+        // Most ids take one byte (the static dictionary's first 64 strings, a session's first 64).
+        if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
+        {
+            int id1 = _data[p];
+            Resolve(id1, p);
+            next = p + 1;
+            return NameRef.Dictionary(id1, p);
+        }
         OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int id, out int n);
         if (status == OperationStatus.InvalidData) Fail("A dictionary id is not a valid MultiByteInt31", p);
         if (status == OperationStatus.NeedMoreData) Fail("The input ends inside a dictionary id", p);

@@ -31,6 +31,12 @@ public static class RecordTypes
     /// <summary>The family of a type byte.</summary>
     public static RecordFamily GetFamily(byte type) => s_family[type];
 
+    /// <summary>Whether the byte is an element record (0x40–0x77): a range test, without the table.</summary>
+    public static bool IsElement(byte type) => (uint)(type - FirstElement) <= LastElement - FirstElement;
+
+    // The element records' range, for the family table and IsElement.
+    private const byte FirstElement = 0x40, LastElement = 0x77;
+
     /// <summary>Whether the byte is an attribute, namespace, element, text or miscellaneous record.</summary>
     public static bool IsDefined(byte type) => s_family[type] != RecordFamily.Reserved;
 
@@ -108,7 +114,7 @@ public static class RecordTypes
         f[0x03] = RecordFamily.Array;
         for (int i = 0x04; i <= 0x3F; i++) f[i] = RecordFamily.Attribute;
         for (int i = 0x08; i <= 0x0B; i++) f[i] = RecordFamily.XmlnsAttribute;
-        for (int i = 0x40; i <= 0x77; i++) f[i] = RecordFamily.Element;
+        for (int i = FirstElement; i <= LastElement; i++) f[i] = RecordFamily.Element;
         for (int i = 0x80; i <= 0xBD; i++) f[i] = RecordFamily.Text;
         f[0xA5] = RecordFamily.Reserved;
         f[0xA7] = RecordFamily.Reserved;

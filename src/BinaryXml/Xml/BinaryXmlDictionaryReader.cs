@@ -833,9 +833,21 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
         if (depth >= _openElementsUsed) _openElementsUsed = depth + 1;
-        names.Prefix = AtomizePrefix(ref r);
-        SetLocalName(ref r, out names.LocalName, out names.Local, out names.LocalStart, out names.LocalLength);
-        names.Namespace = AtomizeNamespace(ref r, r.ElementNamespace, out names.Ns);
+        // Elements at one depth mostly repeat their prefix and namespace: a reference is stored only when it changes
+        // (a store of a reference into the heap costs a write barrier call, a compare does not).
+        SetIfChanged(ref names.Prefix, AtomizePrefix(ref r));
+        SetLocalName(ref r, out string? localName, out XmlDictionaryString? local, out names.LocalStart, out names.LocalLength);
+        SetIfChanged(ref names.LocalName, localName);
+        SetIfChanged(ref names.Local, local);
+        string ns = AtomizeNamespace(ref r, r.ElementNamespace, out XmlDictionaryString? nsDictionary);
+        if (!ReferenceEquals(names.Namespace, ns)) names.Namespace = ns;
+        SetIfChanged(ref names.Ns, nsDictionary);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void SetIfChanged<T>(ref T? field, T? value) where T : class
+    {
+        if (!ReferenceEquals(field, value)) field = value;
     }
 
     /// <summary>
@@ -1235,8 +1247,22 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsNamespaceUri(XmlDictionaryString namespaceUri)
     {
         ArgumentNullException.ThrowIfNull(namespaceUri);
-        return _attributeIndex < 0 ? NameEquals(CurrentNamespace, CurrentName.Ns, namespaceUri) : base.IsNamespaceUri(namespaceUri);
+        if (_attributeIndex >= 0) return base.IsNamespaceUri(namespaceUri);
+        ref ElementName names = ref CurrentName;
+        if (ReferenceEquals(names.Ns, namespaceUri)) return true;
+        // Serializers ask for the same namespace element after element with their own dictionary strings: the last
+        // match is kept (the dictionary string and the namespace string it matched), so that a repeated question is
+        // answered by two reference tests instead of comparing the characters again.
+        if (ReferenceEquals(_namespaceMatchKey, namespaceUri) && ReferenceEquals(_namespaceMatch, names.Namespace)) return true;
+        if (names.Namespace != namespaceUri.Value) return false;
+        _namespaceMatchKey = namespaceUri;
+        _namespaceMatch = names.Namespace;
+        return true;
     }
+
+    // The last dictionary string IsNamespaceUri found equal to an element's namespace, and that namespace.
+    private XmlDictionaryString? _namespaceMatchKey;
+    private string? _namespaceMatch;
 
     /// <inheritdoc/>
     public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
@@ -1322,10 +1348,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         atom = AtomizeInline(start, length);
         return value.SequenceEqual(atom);
     }
-
-    /// <summary>A name of the current node against a dictionary string: by identity when both are the same dictionary string, else by value.</summary>
-    private static bool NameEquals(string name, XmlDictionaryString? nameDictionary, XmlDictionaryString value)
-        => ReferenceEquals(nameDictionary, value) || name == value.Value;
 
     /// <inheritdoc/>
     public override string ReadElementContentAsString()
