@@ -689,6 +689,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         SetName(ref r, depth);
         SetElementNode(XmlNodeType.Element, depth);
         _attributeCount = 0;
+        // Most elements have neither attributes nor array items: what they need is out of line, so that the frame of
+        // this method (zeroed on every call) stays small.
+        if (r.NextIsAttribute) ReadAttributes(ref r, depth);
+        if (isArray) ReadArrayStart(ref r, depth);
+    }
+
+    /// <summary>Builds the attribute nodes of the start tag the native reader is on.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReadAttributes(ref BinaryXmlReader r, int depth)
+    {
         while (r.NextIsAttribute)
         {
             r.Read();
@@ -747,8 +757,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             }
             if (a.Prefix == "xml") TrackXmlAttribute(a, depth);
         }
-        if (!isArray) return;
+    }
 
+    /// <summary>Starts presenting an Array record's items as repeated elements.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReadArrayStart(ref BinaryXmlReader r, int depth)
+    {
         r.Read(); // ArrayData
         int count = r.ArrayLength;
         RecordType item = (RecordType)((byte)r.ArrayItemType & 0xFE);
