@@ -805,9 +805,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         switch (k % 3)
         {
             case 0:
-                ReadOnlySpan<byte> item = Data.Slice(_arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
+                // The item is a typed value closing its element, as .NET presents it (its "atomic" value): the typed
+                // reads convert the record, and Value formats it when asked for.
                 _textRecord = _arrayItem;
-                SetNode(XmlNodeType.Text, _arrayDepth + 1, BinaryXmlText.FormatValue(_arrayItem, item), RecordTypes.GetValueType(_arrayItem));
+                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", RecordTypes.GetValueType(_arrayItem));
+                _value = null;
+                _atomic = _arrayItem;
+                _valueLocation = new ValueLocation(BinaryXmlTokenType.Text, (byte)_arrayItem, _arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
                 break;
             case 1:
                 SetElementNode(XmlNodeType.EndElement, _arrayDepth);
