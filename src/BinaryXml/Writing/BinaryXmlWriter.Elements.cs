@@ -10,6 +10,7 @@ public sealed partial class BinaryXmlWriter
     private WriteState _writeState;
     private DocumentState _documentState;
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void ResetXmlState()
     {
         _writeState = WriteState.Start;

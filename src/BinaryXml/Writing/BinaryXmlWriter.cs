@@ -101,7 +101,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         _streamOutput?.Release();
         _streamOutput = null;
         _ownsStream = false;
-        _output = output;
+        if (!ReferenceEquals(_output, output)) _output = output;
         SetState(dictionary, session);
     }
 
@@ -111,7 +111,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
         ArgumentNullException.ThrowIfNull(stream);
         if (_streamOutput is null) _streamOutput = new StreamBufferWriter(stream);
         else _streamOutput.Reset(stream);
-        _output = _streamOutput;
+        // A writer reused per message is given the same stream and dictionary each time: references are stored only
+        // when they change (a store costs a write barrier call, a compare does not).
+        if (!ReferenceEquals(_output, _streamOutput)) _output = _streamOutput;
         _ownsStream = ownsStream;
         SetState(dictionary, session);
     }
@@ -119,9 +121,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void SetState(IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
     {
         if (_scratch is null) TakeScratch();
-        _dictionary = dictionary;
-        _session = session;
-        SetMemory(default);
+        if (!ReferenceEquals(_dictionary, dictionary)) _dictionary = dictionary;
+        if (!ReferenceEquals(_session, session)) _session = session;
+        ForgetMemory();
         _pending = 0;
         _committed = 0;
         _textNodeStart = -1;
@@ -158,7 +160,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             _committed += _pending;
         }
         _pending = 0;
-        SetMemory(default);
+        ForgetMemory();
         _textNodeStart = -1;
     }
 
@@ -218,6 +220,14 @@ public sealed partial class BinaryXmlWriter : IDisposable
             SetMemory(memory, segment.Array, segment.Offset);
         else
             SetMemory(memory, null, 0);
+    }
+
+    /// <summary>Drops the output memory (at a reset and after each commit): stores of constants, without a write barrier.</summary>
+    private void ForgetMemory()
+    {
+        _memory = default;
+        _memoryArray = null;
+        _memoryArrayOffset = 0;
     }
 
     /// <summary>The output memory, and its array when it has one (spans from the array cost less than <c>Memory.Span</c>).</summary>

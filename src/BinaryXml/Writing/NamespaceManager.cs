@@ -62,6 +62,7 @@ public sealed partial class BinaryXmlWriter
 
         public XmlSpace XmlSpace { get; private set; }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Clear()
         {
             // A document whose elements were all closed leaves only the default binding and no xml: scope.
@@ -73,6 +74,12 @@ public sealed partial class BinaryXmlWriter
                 XmlSpace = XmlSpace.None;
                 return;
             }
+            ClearAll();
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ClearAll()
+        {
             Array.Clear(_ns, 0, _count);
             _ns[0] = new Declaration { Prefix = string.Empty, Uri = string.Empty, Depth = 0 };
             _count = 1;

@@ -20,9 +20,9 @@ internal sealed class StreamBufferWriter : IBufferWriter<byte>
 
     public void Reset(Stream stream)
     {
-        _stream = stream;
+        if (!ReferenceEquals(_stream, stream)) _stream = stream;
         _written = 0;
-        _buffer = _buffer.Length == 0 ? ArrayPool<byte>.Shared.Rent(MinimumSize) : _buffer;
+        if (_buffer.Length == 0) _buffer = ArrayPool<byte>.Shared.Rent(MinimumSize);
     }
 
     public void Advance(int count)
