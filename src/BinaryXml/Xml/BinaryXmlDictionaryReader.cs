@@ -214,12 +214,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _streamed = false;
         // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
         ReaderState? previous = _state._state;
-        _state = default;
-        _buffer = buffer;
+        if (!ReferenceEquals(_buffer, buffer)) _buffer = buffer;
         _offset = offset;
         _count = count;
         quotas.CopyTo(_quotas);
-        _onClose = onClose;
+        if (!ReferenceEquals(_onClose, onClose)) _onClose = onClose;
         // As in .NET, string and array quotas apply to ReadContentAs* and array reads, not to reading Value; the
         // native reader enforces depth and the attribute bytes of a start tag.
         // The options are kept while the quotas they carry stay the same (no allocation per message).
@@ -233,7 +232,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 MaxArrayLength = int.MaxValue,
             };
         }
-        _state = new BinaryXmlReader(Data, previous, dictionary, session, _options).CurrentState;
+        BinaryXmlReaderState state = new BinaryXmlReader(Data, previous, dictionary, session, _options).CurrentState;
+        if (!ReferenceEquals(_state._state, state._state)) _state = state;
         _readState = ReadState.Initial;
         // Namespace atoms are found by their place in the input: valid for one document (stamped with its number).
         _documentSerial++;
