@@ -160,6 +160,34 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal("t", r.Value);
     }
 
+    [Fact]
+    public void After_malformed_input_the_reader_stays_failed_where_the_in_box_reader_reads_on()
+    {
+        // <r><a>x</a>, a reserved record type (0x00), then <b/></r>. A deliberate difference, pinned: .NET's reader
+        // throws, stays Interactive and reads on past the bad byte (the next Read returns <b>); ours reports Error
+        // and fails again at the same offset on every Read, so that nothing after malformed input is taken for data.
+        byte[] data = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x99, 0x01, (byte)'x', 0x00, 0x40, 0x01, (byte)'b', 0x01, 0x01];
+        XmlDictionaryReader inBox = Create("in-box", data), ours = Create("BinaryXml", data);
+        for (int i = 0; i < 4; i++)
+        {
+            Assert.True(inBox.Read());
+            Assert.True(ours.Read());
+            Assert.Equal(inBox.NodeType, ours.NodeType);
+        }
+        Assert.Equal(XmlNodeType.EndElement, ours.NodeType);
+        Assert.ThrowsAny<XmlException>(() => inBox.Read());
+        Assert.Equal(ReadState.Interactive, inBox.ReadState);
+        Assert.True(inBox.Read());
+        Assert.Equal("b", inBox.LocalName);
+
+        var first = Assert.Throws<BinaryXmlException>(() => ours.Read());
+        Assert.Equal(9, first.Offset);
+        Assert.Equal(ReadState.Error, ours.ReadState);
+        var again = Assert.Throws<BinaryXmlException>(() => ours.Read());
+        Assert.Equal(9, again.Offset);
+        Assert.Equal(ReadState.Error, ours.ReadState);
+    }
+
     [Theory]
     [MemberData(nameof(Factories))]
     public void Namespace_tests_repeated_with_the_same_dictionary_strings_follow_each_element(string factory)
