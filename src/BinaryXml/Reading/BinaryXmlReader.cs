@@ -782,6 +782,29 @@ public ref partial struct BinaryXmlReader
         }
     }
 
+    /// <summary>
+    /// After a start tag whose attributes have all been read: when a typed record of fixed size closing the element
+    /// comes next, moves to the EndElement it implies, as two <see cref="Read"/> calls would (the Text token between
+    /// is passed over; such a record has nothing to check but its size). Otherwise returns false and moves nothing.
+    /// The drop-in reader's typed element reads, which have converted the value already, use it.
+    /// </summary>
+    internal bool TrySkipFixedTextClosingElement()
+    {
+        ReaderState s = _s;
+        if (s._pending != PendingStep.None) return false;
+        // Read's own step from the attributes to the content.
+        if (s._phase != ReaderPhase.Content && !(s._phase == ReaderPhase.Attributes && s._attrIndex >= s._attrCount && s._arrayCount == 0)) return false;
+        int start = s._pos;
+        if ((uint)start >= (uint)_data.Length) return false;
+        byte type = _data[start];
+        int size = RecordTypes.GetFixedPayloadSize(type);
+        if ((type & 1) == 0 || size < 0 || RecordTypes.GetFamily(type) != RecordFamily.Text || size > _data.Length - start - 1 || s._depth == 0) return false;
+        s._phase = ReaderPhase.Content;
+        s._pos = start + 1 + size;
+        EmitEndElement(start, type);
+        return true;
+    }
+
     // ---- Field parsing ---------------------------------------------------------------------------------------
 
     /// <summary>MaxStringContentLength, in characters: counted only when the byte length could exceed it.</summary>

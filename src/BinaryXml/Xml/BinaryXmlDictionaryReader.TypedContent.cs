@@ -246,9 +246,12 @@ public sealed partial class BinaryXmlDictionaryReader
         string? text = null;
         try
         {
-            r.Read();
-            if (readText) text = r.GetString();
-            r.Read();
+            if (readText || !r.TrySkipFixedTextClosingElement())
+            {
+                r.Read();
+                if (readText) text = r.GetString();
+                r.Read();
+            }
         }
         catch (XmlException)
         {
