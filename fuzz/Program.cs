@@ -176,7 +176,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         else _leniencies[leniency] = _leniencies.GetValueOrDefault(leniency) + 1;
     }
 
-    /// <summary>Name tests, MoveToContent, value chunks and base64 content (<see cref="Targets.ContentTrace"/>) agree, where the in-box reader completes the trace.</summary>
+    /// <summary>Name tests, MoveToContent, value chunks, base64 content, typed array and element reads (<see cref="Targets.ContentTrace"/>) agree, where the in-box reader completes the trace.</summary>
     private static bool ContentTraceAgrees(byte[] input)
     {
         List<string> theirs;

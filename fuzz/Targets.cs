@@ -245,7 +245,24 @@ internal static class Targets
                     }
                     continue;
                 }
-                if (r.NodeType != XmlNodeType.Element || elements++ % 3 != 1 || !r.MoveToFirstAttribute()) continue;
+                if (r.NodeType != XmlNodeType.Element) continue;
+                int element = elements++;
+                if (element % 3 == 2)
+                {
+                    // Every third element read whole with a typed read (the one-step path when one typed record closes
+                    // it): the value and the node after it; an error ends the trace.
+                    try
+                    {
+                        trace.Add($"typed {ReadTypedElement(r, element / 3 % 6)} then {r.NodeType} {r.LocalName} {r.Depth}");
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add("typed error");
+                        break;
+                    }
+                    continue;
+                }
+                if (element % 3 != 1 || !r.MoveToFirstAttribute()) continue;
                 XmlDictionaryString attributeNs = names.Add(r.NamespaceURI);
                 trace.Add($"attribute {r.Name} {r.IsLocalName(empty)}{r.IsNamespaceUri(attributeNs)} {r.IndexOfLocalName([other, empty, names.Add(r.LocalName)], attributeNs)}");
                 if (r.ReadAttributeValue()) trace.Add($"value {r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName} {r.NamespaceURI}");
@@ -255,6 +272,17 @@ internal static class Targets
         }
         return trace;
     }
+
+    /// <summary>One of six typed element reads of the current element, its value as invariant text.</summary>
+    private static string ReadTypedElement(XmlDictionaryReader r, int kind) => kind switch
+    {
+        0 => r.ReadElementContentAsLong().ToString(System.Globalization.CultureInfo.InvariantCulture),
+        1 => r.ReadElementContentAsInt().ToString(System.Globalization.CultureInfo.InvariantCulture),
+        2 => r.ReadElementContentAsDouble().ToString("R", System.Globalization.CultureInfo.InvariantCulture),
+        3 => r.ReadElementContentAsBoolean().ToString(),
+        4 => r.ReadElementContentAsDateTime().ToString("O", System.Globalization.CultureInfo.InvariantCulture),
+        _ => r.ReadElementContentAsString(),
+    };
 
     /// <summary>The typed array read of <paramref name="item"/> at the current element (by dictionary string when <paramref name="local"/> is given), its items as text.</summary>
     private static string ReadTypedArray(XmlDictionaryReader r, Type item, XmlDictionaryString? local, XmlDictionaryString ns)

@@ -158,7 +158,14 @@ public sealed partial class BinaryXmlDictionaryReader
         if (type == typeof(Guid)) return ReadContentAsGuid();
         if (type == typeof(TimeSpan)) return ReadContentAsTimeSpan();
         if (type == typeof(object)) return ReadContentAsObject();
-        if (type == typeof(string)) return ReadContentAsString();
+        if (type == typeof(string))
+        {
+            // .NET's reader leaves a string to XmlReader, which refuses an element (or no node) where
+            // ReadContentAsString itself returns "".
+            if (NodeType is XmlNodeType.Element or XmlNodeType.None)
+                throw new InvalidOperationException($"The ReadContentAs method is not supported on node type {NodeType}.");
+            return ReadContentAsString();
+        }
         return base.ReadContentAs(type, namespaceResolver);
     }
 

@@ -1119,12 +1119,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     // ---- Content -----------------------------------------------------------------------------------------------
 
-    /// <summary>Reads text content as a string, enforcing MaxStringContentLength.</summary>
+    /// <summary>
+    /// Reads text content as a string, enforcing MaxStringContentLength. As .NET's binary reader (not XmlReader), it
+    /// stops at any node that is not text or a comment, an element included, and returns what it read ("" there).
+    /// </summary>
     public override string ReadContentAsString()
     {
         if (NodeType == XmlNodeType.Attribute) return CheckStringQuota(Value);
-        if (NodeType is not (XmlNodeType.Text or XmlNodeType.Comment or XmlNodeType.EndElement or XmlNodeType.None))
-            throw new InvalidOperationException($"The ReadContentAsString method is not supported on node type {NodeType}.");
         string? single = null;
         StringBuilder? sb = null;
         while (NodeType is XmlNodeType.Text or XmlNodeType.Comment)
