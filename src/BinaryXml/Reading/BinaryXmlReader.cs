@@ -862,17 +862,19 @@ public ref partial struct BinaryXmlReader
 
     private readonly NameRef ReadDictionaryString(int p, out int next)
     {
+        int id, n;
         // Most ids take one byte (the static dictionary's first 64 strings, a session's first 64).
         if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
         {
-            int id1 = _data[p];
-            Resolve(id1, p);
-            next = p + 1;
-            return NameRef.Dictionary(id1, p);
+            id = _data[p];
+            n = 1;
         }
-        OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out int id, out int n);
-        if (status == OperationStatus.InvalidData) Fail("A dictionary id is not a valid MultiByteInt31", p);
-        if (status == OperationStatus.NeedMoreData) Fail("The input ends inside a dictionary id", p);
+        else
+        {
+            OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out id, out n);
+            if (status == OperationStatus.InvalidData) Fail("A dictionary id is not a valid MultiByteInt31", p);
+            if (status == OperationStatus.NeedMoreData) Fail("The input ends inside a dictionary id", p);
+        }
         Resolve(id, p);
         next = p + n;
         return NameRef.Dictionary(id, p);

@@ -858,12 +858,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         SetIfChanged(ref names.LocalName, localName);
         SetIfChanged(ref names.Local, local);
         string ns = AtomizeNamespace(ref r, r.ElementNamespace, out XmlDictionaryString? nsDictionary);
-        if (!ReferenceEquals(names.Namespace, ns)) names.Namespace = ns;
+        SetIfChanged(ref names.Namespace, ns);
         SetIfChanged(ref names.Ns, nsDictionary);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void SetIfChanged<T>(ref T? field, T? value) where T : class
+    private static void SetIfChanged<T>(ref T field, T value) where T : class?
     {
         if (!ReferenceEquals(field, value)) field = value;
     }
