@@ -379,4 +379,84 @@ public sealed class ReaderValidationTests
             }
         }
     }
+    public static TheoryData<string> Chars8Payloads() => new(s_chars8Payloads.Keys);
+
+    /// <summary>Payloads of a Chars8TextWithEndElement record: ASCII on both sides of the 16- and 32-byte vector checks,
+    /// the longest one-byte length, non-ASCII, and malformed UTF-8.</summary>
+    private static readonly Dictionary<string, byte[]> s_chars8Payloads = new()
+    {
+        ["empty"] = [],
+        ["ascii 1"] = "x"u8.ToArray(),
+        ["ascii 16"] = new byte[16].Select(_ => (byte)'y').ToArray(),
+        ["ascii 17"] = new byte[17].Select(_ => (byte)'y').ToArray(),
+        ["ascii 32"] = new byte[32].Select(_ => (byte)'y').ToArray(),
+        ["ascii 33"] = new byte[33].Select(_ => (byte)'y').ToArray(),
+        ["ascii 255"] = new byte[255].Select(_ => (byte)'y').ToArray(),
+        ["non-ascii"] = "a\u00e9\u65e5x"u8.ToArray(),
+        ["non-ascii 200"] = System.Text.Encoding.UTF8.GetBytes(string.Concat(Enumerable.Repeat("a\u00e9\u65e5x", 25))),
+        ["invalid lead byte"] = [0x61, 0xFF, 0x62],
+        ["truncated sequence"] = [0x61, 0xE6, 0x97],
+        ["encoded surrogate"] = [0x61, 0xED, 0xA0, 0x80],
+        ["overlong"] = [0xC0, 0xAF],
+        ["length past the end"] = [],
+    };
+
+    [Theory]
+    [MemberData(nameof(Chars8Payloads))]
+    public void ReadElementContentAsString_of_one_Chars8Text_record_matches_the_in_box_reader_and_fails_where_Read_fails(string payload)
+    {
+        // The drop-in reader reads such an element (its text and the end tag the record implies) in one step; the
+        // outcome, the nodes after it, and the offset of any failure are those of reading the records one by one.
+        byte[] text = s_chars8Payloads[payload];
+        byte length = payload == "length past the end" ? (byte)200 : (byte)text.Length;
+        foreach (bool attribute in new[] { false, true })
+        foreach (bool more in new[] { false, true })
+        foreach (int quota in new[] { int.MaxValue, 20 })
+        {
+            byte[] attributeBytes = attribute ? [0x04, 0x01, (byte)'k', 0x98, 0x01, (byte)'v'] : [];
+            byte[] after = more ? [0x40, 0x05, .. "after"u8, 0x99, 0x01, (byte)'x'] : [];
+            byte[] doc = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', .. attributeBytes, 0x99, length, .. text, .. after, 0x01];
+            var quotas = new XmlDictionaryReaderQuotas { MaxStringContentLength = quota };
+            string what = $"{payload}, attribute {attribute}, more {more}, quota {quota}";
+            string expected = ReadStringThenRest(XmlDictionaryReader.CreateBinaryReader(doc, 0, doc.Length, null, quotas));
+            string actual = ReadStringThenRest(BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas));
+            Assert.True(expected == actual, $"{what}: in-box {expected}, ours {actual}");
+            if (actual != "XmlException") continue;
+            // The failure names the offset where reading the element in steps fails (the record's checks fail at Read,
+            // the quota when the text is read).
+            BinaryXmlException oneStep = Assert.IsType<BinaryXmlException>(Record.Exception(() =>
+            {
+                using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas);
+                r.ReadStartElement("r");
+                r.ReadElementContentAsString();
+            }));
+            BinaryXmlException inSteps = Assert.IsType<BinaryXmlException>(Record.Exception(() =>
+            {
+                using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas);
+                r.ReadStartElement("r");
+                r.ReadStartElement("a");
+                r.ReadContentAsString();
+            }));
+            Assert.True(inSteps.Offset == oneStep.Offset && inSteps.Reason == oneStep.Reason, $"{what}: {oneStep.Message} / {inSteps.Message}");
+        }
+    }
+
+    private static string ReadStringThenRest(XmlDictionaryReader reader)
+    {
+        using (reader)
+        {
+            try
+            {
+                reader.ReadStartElement("r");
+                var log = new System.Text.StringBuilder(reader.ReadElementContentAsString());
+                do log.Append($"; {reader.NodeType} {reader.LocalName} {reader.Value} {reader.Depth}");
+                while (reader.Read());
+                return log.ToString();
+            }
+            catch (XmlException)
+            {
+                return "XmlException";
+            }
+        }
+    }
 }

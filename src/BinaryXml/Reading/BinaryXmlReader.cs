@@ -805,6 +805,31 @@ public ref partial struct BinaryXmlReader
         return true;
     }
 
+    /// <summary>
+    /// After a start tag whose attributes have all been read: when a <c>Chars8TextWithEndElement</c> record comes next
+    /// (the record of most short strings), valid and within the MaxStringContentLength quota, returns its text and
+    /// moves to the EndElement it implies, as <see cref="Read"/>, <see cref="GetString"/> and <see cref="Read"/> would.
+    /// Otherwise returns false and moves nothing: the caller reads on, and a record that fails its checks fails there,
+    /// at the same offset. The drop-in reader's <c>ReadElementContentAsString</c> uses it.
+    /// </summary>
+    internal bool TryReadChars8TextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
+    {
+        text = null;
+        ReaderState s = _s;
+        if (s._pending != PendingStep.None) return false;
+        if (s._phase != ReaderPhase.Content && !(s._phase == ReaderPhase.Attributes && s._attrIndex >= s._attrCount && s._arrayCount == 0)) return false;
+        int start = s._pos;
+        if ((uint)start + 1 >= (uint)_data.Length || _data[start] != (byte)RecordType.Chars8TextWithEndElement || s._depth == 0) return false;
+        int length = _data[start + 1];
+        int payloadStart = start + 2;
+        if (length > _data.Length - payloadStart || length > s._maxStringContentLength || !IsValidUtf8(_data, payloadStart, length)) return false;
+        text = TextFormatting.DecodeUtf8(_data.Slice(payloadStart, length));
+        s._phase = ReaderPhase.Content;
+        s._pos = payloadStart + length;
+        EmitEndElement(start, (byte)RecordType.Chars8TextWithEndElement);
+        return true;
+    }
+
     // ---- Field parsing ---------------------------------------------------------------------------------------
 
     /// <summary>MaxStringContentLength, in characters: counted only when the byte length could exceed it.</summary>

@@ -253,7 +253,7 @@ public sealed partial class BinaryXmlDictionaryReader
         string? text = null;
         try
         {
-            if (readText || !r.TrySkipFixedTextClosingElement())
+            if (readText ? !r.TryReadChars8TextClosingElement(out text) : !r.TrySkipFixedTextClosingElement())
             {
                 r.Read();
                 if (readText) text = r.GetString();
