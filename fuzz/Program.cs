@@ -180,9 +180,10 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
     private static bool ContentTraceAgrees(byte[] input)
     {
         List<string> theirs;
+        bool exactArrays = Targets.HasHistoryDependentText(input);
         try
         {
-            theirs = Targets.ContentTrace(Targets.InBoxReader(input));
+            theirs = Targets.ContentTrace(Targets.InBoxReader(input), exactArrays);
         }
         catch (Exception e) when (Targets.IsInBoxRejection(e))
         {
@@ -190,7 +191,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         }
         try
         {
-            return theirs.SequenceEqual(Targets.ContentTrace(Targets.OurReader(input)));
+            return theirs.SequenceEqual(Targets.ContentTrace(Targets.OurReader(input), exactArrays));
         }
         catch (Exception)
         {

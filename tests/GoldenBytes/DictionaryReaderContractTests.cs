@@ -1434,6 +1434,32 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal("Element 1 b", MoveToContentFromText("BinaryXml", emptyAfterChars, 3, readValue: false));
     }
 
+    [Fact]
+    public void A_typed_array_read_passes_over_an_empty_text_after_the_array_where_the_in_box_reader_may_stop()
+    {
+        // The same history-dependent difference, met through a typed array read (found by the fuzzer's differential,
+        // seed 860): ReadInt16Array, having read the Array record's items, looks for more items of the name with
+        // IsStartElement, whose MoveToContent meets the EmptyText after the array. .NET's reader passes over it when no
+        // text record before it left a length behind, and stops at it otherwise (its text node's stale length); ours
+        // passes over it every time, and is on the text after it.
+        byte[] array = [0x03, 0x40, 0x01, (byte)'a', 0x01, 0x8B, 0x02, 0x01, 0x00, 0x02, 0x00];
+        byte[] rest = [0xA8, 0x98, 0x01, (byte)'x', 0x01];
+        byte[] first = [0x40, 0x01, (byte)'r', .. array, .. rest];
+        byte[] afterText = [0x40, 0x01, (byte)'r', 0x92, .. BitConverter.GetBytes(1.5), .. array, .. rest];
+        static string ReadArray(string factory, byte[] data)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            r.ReadStartElement("r");
+            if (r.NodeType == XmlNodeType.Text) r.Read();
+            short[] items = r.ReadInt16Array("a", "");
+            return $"{string.Join(",", items)} then {r.NodeType} '{r.Value}'";
+        }
+        Assert.Equal("1,2 then Text 'x'", ReadArray("in-box", first));
+        Assert.Equal("1,2 then Text 'x'", ReadArray("BinaryXml", first));
+        Assert.Equal("1,2 then Text ''", ReadArray("in-box", afterText));
+        Assert.Equal("1,2 then Text 'x'", ReadArray("BinaryXml", afterText));
+    }
+
     /// <summary>
     /// Reads <paramref name="reads"/> nodes to a text node, its Value read or not, then MoveToContent: where the reader
     /// ends ("type depth local name"), "on …" when the node read to is not text, or "rejected". The dictionary holds
