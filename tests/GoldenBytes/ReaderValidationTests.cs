@@ -280,10 +280,11 @@ public sealed class ReaderValidationTests
     [InlineData("late")]
     public void Text_of_every_length_decodes_as_the_in_box_reader_decodes_it(string kind)
     {
-        // Non-ASCII text of 64 bytes to 4 MB is transcoded in one pass through a pooled buffer, the rest through
-        // Encoding.UTF8: lengths on both sides of each bound, in a Chars32Text record, read by all three readers.
+        // Non-ASCII text up to 4 MB is transcoded in one pass, through a buffer on the stack up to 256 bytes and a
+        // pooled one above, the rest through Encoding.UTF8: lengths on both sides of each bound, in a Chars32Text
+        // record, read by all three readers.
         const int Mb4 = 4 * 1024 * 1024;
-        foreach (int bytes in new[] { 1, 63, 64, 65, 4096, 65536, 200_000, Mb4 - 1, Mb4, Mb4 + 1 })
+        foreach (int bytes in new[] { 1, 2, 63, 64, 65, 255, 256, 257, 4096, 65536, 200_000, Mb4 - 1, Mb4, Mb4 + 1 })
         {
             string text = kind switch
             {

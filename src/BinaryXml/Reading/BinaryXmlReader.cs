@@ -822,8 +822,9 @@ public ref partial struct BinaryXmlReader
         if ((uint)start + 1 >= (uint)_data.Length || _data[start] != (byte)RecordType.Chars8TextWithEndElement || s._depth == 0) return false;
         int length = _data[start + 1];
         int payloadStart = start + 2;
-        if (length > _data.Length - payloadStart || length > s._maxStringContentLength || !IsValidUtf8(_data, payloadStart, length)) return false;
-        text = TextFormatting.DecodeUtf8(_data.Slice(payloadStart, length));
+        // Checked as it is decoded, in one pass: Utf8.ToUtf16 without replacement refuses what IsValidUtf8 refuses.
+        if (length > _data.Length - payloadStart || length > s._maxStringContentLength
+            || !TextFormatting.TryDecodeUtf8(_data.Slice(payloadStart, length), out text)) return false;
         s._phase = ReaderPhase.Content;
         s._pos = payloadStart + length;
         EmitEndElement(start, (byte)RecordType.Chars8TextWithEndElement);

@@ -59,28 +59,51 @@ internal static class TextFormatting
     /// </summary>
     private const int PooledDecodeBytes = 4 * 1024 * 1024;
 
+    /// <summary>The longest UTF-8 text <see cref="DecodeUtf8"/> transcodes through a buffer on the stack: 256 bytes.</summary>
+    private const int StackDecodeBytes = 256;
+
     /// <summary>
-    /// Decodes UTF-8 text as <see cref="Encoding.UTF8"/> does, in one pass where that is faster: non-ASCII text of 64
-    /// bytes to 4 MB is transcoded into a pooled buffer (it has at most as many characters as bytes) and the string
-    /// copied from it, where <c>Encoding.UTF8.GetString</c> first counts the characters in a pass of its own, as slow
-    /// as the transcoding on non-ASCII text. ASCII text (found by a vector scan up to its first non-ASCII byte), shorter
-    /// and longer text, and text that is not valid UTF-8 (then with U+FFFD for each invalid sequence) go through
-    /// <see cref="Encoding.UTF8"/>.
+    /// Decodes UTF-8 text as <see cref="Encoding.UTF8"/> does, in one pass where that is faster (see
+    /// <see cref="TryDecodeUtf8"/>); text over 4 MB, and text that is not valid UTF-8 (then with U+FFFD for each
+    /// invalid sequence), go through <see cref="Encoding.UTF8"/>.
     /// </summary>
     public static string DecodeUtf8(ReadOnlySpan<byte> utf8)
+        => utf8.Length <= PooledDecodeBytes && TryDecodeUtf8(utf8, out string? text) ? text : Encoding.UTF8.GetString(utf8);
+
+    /// <summary>
+    /// Decodes well-formed UTF-8, checking it as it goes: false, and no text, where the bytes are not well-formed (what
+    /// <see cref="System.Text.Unicode.Utf8.IsValid(ReadOnlySpan{byte})"/> refuses, <c>Utf8.ToUtf16</c> without
+    /// replacement refuses). ASCII text (found by a vector scan up to its first non-ASCII byte) goes through
+    /// <see cref="Encoding.UTF8"/>; other text is transcoded into a buffer (it has at most as many characters as bytes)
+    /// and the string copied from it, where <c>Encoding.UTF8.GetString</c> first counts the characters in a pass of its
+    /// own, as slow as the transcoding on non-ASCII text. The buffer is on the stack up to 256 bytes, pooled from there
+    /// to 4 MB; longer text is checked, then decoded by <see cref="Encoding.UTF8"/>.
+    /// </summary>
+    public static bool TryDecodeUtf8(ReadOnlySpan<byte> utf8, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
     {
-        if (utf8.Length < 64 || utf8.Length > PooledDecodeBytes || Ascii.IsValid(utf8)) return Encoding.UTF8.GetString(utf8);
-        char[] chars = ArrayPool<char>.Shared.Rent(utf8.Length);
-        try
+        text = null;
+        if (Ascii.IsValid(utf8))
         {
-            return System.Text.Unicode.Utf8.ToUtf16(utf8, chars, out _, out int written, replaceInvalidSequences: false) == OperationStatus.Done
-                ? new string(chars, 0, written)
-                : Encoding.UTF8.GetString(utf8);
+            text = Encoding.UTF8.GetString(utf8);
         }
-        finally
+        else if (utf8.Length <= StackDecodeBytes)
         {
+            Span<char> buffer = stackalloc char[StackDecodeBytes];
+            if (System.Text.Unicode.Utf8.ToUtf16(utf8, buffer, out _, out int count, replaceInvalidSequences: false) == OperationStatus.Done)
+                text = new string(buffer[..count]);
+        }
+        else if (utf8.Length <= PooledDecodeBytes)
+        {
+            char[] chars = ArrayPool<char>.Shared.Rent(utf8.Length);
+            if (System.Text.Unicode.Utf8.ToUtf16(utf8, chars, out _, out int count, replaceInvalidSequences: false) == OperationStatus.Done)
+                text = new string(chars, 0, count);
             ArrayPool<char>.Shared.Return(chars);
         }
+        else if (System.Text.Unicode.Utf8.IsValid(utf8))
+        {
+            text = Encoding.UTF8.GetString(utf8);
+        }
+        return text is not null;
     }
 
     /// <summary>
