@@ -402,35 +402,55 @@ public sealed class ReaderValidationTests
         ["length past the end"] = [],
     };
 
+    /// <summary>A character record as an element's content: its type, the size of its length field, what follows it.</summary>
+    private static readonly (string Name, byte Type, int LengthSize, byte[] After)[] s_charsForms =
+    [
+        ("Chars8TextWithEndElement", 0x99, 1, []),
+        ("Chars16TextWithEndElement", 0x9B, 2, []),
+        ("Chars32TextWithEndElement", 0x9D, 4, []),
+        ("Chars8Text, EndElement", 0x98, 1, [0x01]),
+        ("Chars16Text, EndElement", 0x9A, 2, [0x01]),
+        ("Chars32Text, EndElement", 0x9C, 4, [0x01]),
+        ("Chars8Text, more text", 0x98, 1, [0x98, 0x01, (byte)'z', 0x01]),
+        ("Chars8Text, child element", 0x98, 1, [0x40, 0x01, (byte)'c', 0x01, 0x01]),
+    ];
+
     [Theory]
     [MemberData(nameof(Chars8Payloads))]
-    public void ReadElementContentAsString_of_one_Chars8Text_record_matches_the_in_box_reader_and_fails_where_Read_fails(string payload)
+    public void ReadElementContentAsString_of_one_Chars_record_matches_the_in_box_reader_and_fails_where_Read_fails(string payload)
     {
-        // The drop-in reader reads such an element (its text and the end tag the record implies) in one step; the
-        // outcome, the nodes after it, and the offset of any failure are those of reading the records one by one.
+        // The drop-in reader reads an element whose content is one UTF-8 character record (closing the element, or
+        // followed by its end tag) in one step; the outcome, the nodes after it, and the offset of any failure are
+        // those of reading the records one by one. The other forms (more text, a child element) are read as before.
         byte[] text = s_chars8Payloads[payload];
-        byte length = payload == "length past the end" ? (byte)200 : (byte)text.Length;
+        foreach ((string form, byte type, int lengthSize, byte[] close) in s_charsForms)
         foreach (bool attribute in new[] { false, true })
         foreach (bool more in new[] { false, true })
         foreach (int quota in new[] { int.MaxValue, 20 })
         {
+            byte[] length = payload == "length past the end"
+                ? Enumerable.Repeat((byte)0xFF, lengthSize).ToArray()
+                : BitConverter.GetBytes(text.Length)[..lengthSize];
             byte[] attributeBytes = attribute ? [0x04, 0x01, (byte)'k', 0x98, 0x01, (byte)'v'] : [];
             byte[] after = more ? [0x40, 0x05, .. "after"u8, 0x99, 0x01, (byte)'x'] : [];
-            byte[] doc = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', .. attributeBytes, 0x99, length, .. text, .. after, 0x01];
+            byte[] doc = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', .. attributeBytes, type, .. length, .. text, .. close, .. after, 0x01];
             var quotas = new XmlDictionaryReaderQuotas { MaxStringContentLength = quota };
-            string what = $"{payload}, attribute {attribute}, more {more}, quota {quota}";
+            string what = $"{payload}, {form}, attribute {attribute}, more {more}, quota {quota}";
             string expected = ReadStringThenRest(XmlDictionaryReader.CreateBinaryReader(doc, 0, doc.Length, null, quotas));
             string actual = ReadStringThenRest(BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas));
             Assert.True(expected == actual, $"{what}: in-box {expected}, ours {actual}");
             if (actual != "XmlException") continue;
-            // The failure names the offset where reading the element in steps fails (the record's checks fail at Read,
-            // the quota when the text is read).
-            BinaryXmlException oneStep = Assert.IsType<BinaryXmlException>(Record.Exception(() =>
+            // Malformed input or the quota: the failure names the offset where reading the element in steps fails (the
+            // record's checks fail at Read, the quota when the text is read). (A child element in the content is the
+            // caller's error, an XmlException as in .NET, compared above.)
+            Exception? error = Record.Exception(() =>
             {
                 using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas);
                 r.ReadStartElement("r");
                 r.ReadElementContentAsString();
-            }));
+            });
+            Assert.IsAssignableFrom<XmlException>(error);
+            if (error is not BinaryXmlException oneStep) continue;
             BinaryXmlException inSteps = Assert.IsType<BinaryXmlException>(Record.Exception(() =>
             {
                 using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas);

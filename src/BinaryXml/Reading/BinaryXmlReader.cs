@@ -806,28 +806,49 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// After a start tag whose attributes have all been read: when a <c>Chars8TextWithEndElement</c> record comes next
-    /// (the record of most short strings), valid and within the MaxStringContentLength quota, returns its text and
-    /// moves to the EndElement it implies, as <see cref="Read"/>, <see cref="GetString"/> and <see cref="Read"/> would.
-    /// Otherwise returns false and moves nothing: the caller reads on, and a record that fails its checks fails there,
-    /// at the same offset. The drop-in reader's <c>ReadElementContentAsString</c> uses it.
+    /// After a start tag whose attributes have all been read: when the element's content is one UTF-8 character record
+    /// (<c>Chars8Text</c>, <c>Chars16Text</c> or <c>Chars32Text</c>) closing the element, or followed by its EndElement
+    /// record, valid and within the MaxStringContentLength quota and <paramref name="maxChars"/>, returns its text and
+    /// moves to the EndElement, as <see cref="Read"/>, <see cref="GetString"/> and <see cref="Read"/> would. Otherwise
+    /// returns false and moves nothing: the caller reads on, and a record that fails its checks (or text longer than
+    /// the caller's quota) fails there, at the same offset. The drop-in reader's <c>ReadElementContentAsString</c>
+    /// uses it.
     /// </summary>
-    internal bool TryReadChars8TextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
+    internal bool TryReadCharsTextClosingElement(int maxChars, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
     {
         text = null;
         ReaderState s = _s;
-        if (s._pending != PendingStep.None) return false;
+        if (s._pending != PendingStep.None || s._depth == 0) return false;
         if (s._phase != ReaderPhase.Content && !(s._phase == ReaderPhase.Attributes && s._attrIndex >= s._attrCount && s._arrayCount == 0)) return false;
         int start = s._pos;
-        if ((uint)start + 1 >= (uint)_data.Length || _data[start] != (byte)RecordType.Chars8TextWithEndElement || s._depth == 0) return false;
-        int length = _data[start + 1];
-        int payloadStart = start + 2;
+        if ((uint)start >= (uint)_data.Length) return false;
+        byte type = _data[start];
+        if ((type & 0xFE) is not ((byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text)) return false;
+        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
+        if (!BinaryXmlPrimitives.TryReadLength(_data[(start + 1)..], lengthSize, out int length)) return false;
+        int payloadStart = start + 1 + lengthSize;
+        if (length > _data.Length - payloadStart || length > s._maxStringContentLength) return false;
+        // The end tag: the record's own (…WithEndElement), or an EndElement record right after it.
+        int end = payloadStart + length;
+        if ((type & 1) == 0 && (end >= _data.Length || _data[end] != (byte)RecordType.EndElement)) return false;
         // Checked as it is decoded, in one pass: Utf8.ToUtf16 without replacement refuses what IsValidUtf8 refuses.
-        if (length > _data.Length - payloadStart || length > s._maxStringContentLength
-            || !TextFormatting.TryDecodeUtf8(_data.Slice(payloadStart, length), out text)) return false;
+        if (!TextFormatting.TryDecodeUtf8(_data.Slice(payloadStart, length), out text)) return false;
+        if (text.Length > maxChars)
+        {
+            text = null;
+            return false;
+        }
         s._phase = ReaderPhase.Content;
-        s._pos = payloadStart + length;
-        EmitEndElement(start, (byte)RecordType.Chars8TextWithEndElement);
+        if ((type & 1) != 0)
+        {
+            s._pos = end;
+            EmitEndElement(start, type);
+        }
+        else
+        {
+            s._pos = end + 1;
+            EmitEndElement(end, (byte)RecordType.EndElement);
+        }
         return true;
     }
 

@@ -207,14 +207,22 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool TryPeekClosingContent(out RecordType record, out int offset)
     {
         record = 0;
-        offset = _state.BytesConsumed;
-        if (_nodeType != XmlNodeType.Element || _attributeIndex >= 0 || _c14n is not null || ArrayRemaining > 0
-            || _readState != ReadState.Interactive || offset >= Data.Length)
-            return false;
+        if (!CanReadContentInOneStep(out offset)) return false;
         byte type = Data[offset];
         if ((type & 1) == 0 || RecordTypes.GetFamily(type) != RecordFamily.Text) return false;
         record = (RecordType)(type & 0xFE);
         return true;
+    }
+
+    /// <summary>
+    /// Whether the reader is on a start tag (not on its attributes, not canonicalizing, not on an array's items) whose
+    /// content may be read in one native step; where the content begins.
+    /// </summary>
+    private bool CanReadContentInOneStep(out int offset)
+    {
+        offset = _state.BytesConsumed;
+        return _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _c14n is null && ArrayRemaining <= 0
+            && _readState == ReadState.Interactive && offset < Data.Length;
     }
 
     /// <summary>Whether the current element's content is one atomic record closing it; where its value is. Moves nothing.</summary>
@@ -235,6 +243,16 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool TryReadTextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
     {
         text = null;
+        if (!CanReadContentInOneStep(out _)) return false;
+        // The common case, UTF-8 text closing the element or followed by its end tag: read, checked and decoded at once.
+        var r = new BinaryXmlReader(Data, _state);
+        // Text over the quota is left to the steps below, which fail where reading node by node fails.
+        if (r.TryReadCharsTextClosingElement(_quotas.MaxStringContentLength, out text))
+        {
+            _nodeType = XmlNodeType.EndElement;
+            Read();
+            return true;
+        }
         if (!TryPeekClosingContent(out RecordType record, out _) || record is not (RecordType.Chars8Text or RecordType.Chars16Text
             or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text
             or RecordType.UnicodeChars32Text or RecordType.DictionaryText or RecordType.EmptyText))
@@ -253,7 +271,7 @@ public sealed partial class BinaryXmlDictionaryReader
         string? text = null;
         try
         {
-            if (readText ? !r.TryReadChars8TextClosingElement(out text) : !r.TrySkipFixedTextClosingElement())
+            if (readText || !r.TrySkipFixedTextClosingElement())
             {
                 r.Read();
                 if (readText) text = r.GetString();
