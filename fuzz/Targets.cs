@@ -306,6 +306,12 @@ internal static class Targets
             _ when item == typeof(TimeSpan) => local is null ? r.ReadTimeSpanArray(l, n) : r.ReadTimeSpanArray(local, ns),
             _ => local is null ? r.ReadGuidArray(l, n) : r.ReadGuidArray(local, ns),
         };
+        return ItemsText(items);
+    }
+
+    /// <summary>Array items as invariant text, each followed by a comma.</summary>
+    private static string ItemsText(Array items)
+    {
         var text = new System.Text.StringBuilder();
         foreach (object? value in items) text.Append(value is double or float or decimal ? Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture) : value).Append(',');
         return text.ToString();
@@ -332,9 +338,7 @@ internal static class Targets
             _ when item == typeof(TimeSpan) => Exact<TimeSpan>(count, (a, c) => r.ReadArray(l, n, a, 0, c)),
             _ => Exact<Guid>(count, (a, c) => r.ReadArray(l, n, a, 0, c)),
         };
-        var text = new System.Text.StringBuilder();
-        foreach (object? value in items) text.Append(value is double or float or decimal ? Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture) : value).Append(',');
-        return text.ToString();
+        return ItemsText(items);
 
         static T[] Exact<T>(int count, Func<T[], int, int> read)
         {

@@ -783,6 +783,19 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
+    /// Whether the next <see cref="Read"/> reads a content record, with nothing pending: the reader is in content, or
+    /// on a start tag whose attributes have all been read (Read's own step from the attributes to the content), and
+    /// input remains. The one-step reads begin only there.
+    /// </summary>
+    private readonly bool AtElementContent()
+    {
+        ReaderState s = _s;
+        return s._pending == PendingStep.None
+            && (s._phase == ReaderPhase.Content || (s._phase == ReaderPhase.Attributes && s._attrIndex >= s._attrCount && s._arrayCount == 0))
+            && (uint)s._pos < (uint)_data.Length;
+    }
+
+    /// <summary>
     /// After a start tag whose attributes have all been read: when a typed record of fixed size closing the element
     /// comes next, moves to the EndElement it implies, as two <see cref="Read"/> calls would (the Text token between
     /// is passed over; such a record has nothing to check but its size). Otherwise returns false and moves nothing.
@@ -791,11 +804,8 @@ public ref partial struct BinaryXmlReader
     internal bool TrySkipFixedTextClosingElement()
     {
         ReaderState s = _s;
-        if (s._pending != PendingStep.None) return false;
-        // Read's own step from the attributes to the content.
-        if (s._phase != ReaderPhase.Content && !(s._phase == ReaderPhase.Attributes && s._attrIndex >= s._attrCount && s._arrayCount == 0)) return false;
+        if (!AtElementContent()) return false;
         int start = s._pos;
-        if ((uint)start >= (uint)_data.Length) return false;
         byte type = _data[start];
         int size = RecordTypes.GetFixedPayloadSize(type);
         if ((type & 1) == 0 || size < 0 || RecordTypes.GetFamily(type) != RecordFamily.Text || size > _data.Length - start - 1 || s._depth == 0) return false;
@@ -818,10 +828,8 @@ public ref partial struct BinaryXmlReader
     {
         text = null;
         ReaderState s = _s;
-        if (s._pending != PendingStep.None || s._depth == 0) return false;
-        if (s._phase != ReaderPhase.Content && !(s._phase == ReaderPhase.Attributes && s._attrIndex >= s._attrCount && s._arrayCount == 0)) return false;
+        if (!AtElementContent() || s._depth == 0) return false;
         int start = s._pos;
-        if ((uint)start >= (uint)_data.Length) return false;
         byte type = _data[start];
         if ((type & 0xFE) is not ((byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text)) return false;
         int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);

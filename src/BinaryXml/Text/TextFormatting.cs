@@ -86,18 +86,15 @@ internal static class TextFormatting
         {
             text = Encoding.UTF8.GetString(utf8);
         }
-        else if (utf8.Length <= StackDecodeBytes)
-        {
-            Span<char> buffer = stackalloc char[StackDecodeBytes];
-            if (System.Text.Unicode.Utf8.ToUtf16(utf8, buffer, out _, out int count, replaceInvalidSequences: false) == OperationStatus.Done)
-                text = new string(buffer[..count]);
-        }
         else if (utf8.Length <= PooledDecodeBytes)
         {
-            char[] chars = ArrayPool<char>.Shared.Rent(utf8.Length);
-            if (System.Text.Unicode.Utf8.ToUtf16(utf8, chars, out _, out int count, replaceInvalidSequences: false) == OperationStatus.Done)
-                text = new string(chars, 0, count);
-            ArrayPool<char>.Shared.Return(chars);
+            char[]? rented = null;
+            Span<char> buffer = utf8.Length <= StackDecodeBytes
+                ? stackalloc char[StackDecodeBytes]
+                : rented = ArrayPool<char>.Shared.Rent(utf8.Length);
+            if (System.Text.Unicode.Utf8.ToUtf16(utf8, buffer, out _, out int count, replaceInvalidSequences: false) == OperationStatus.Done)
+                text = new string(buffer[..count]);
+            if (rented is not null) ArrayPool<char>.Shared.Return(rented);
         }
         else if (System.Text.Unicode.Utf8.IsValid(utf8))
         {
