@@ -49,15 +49,47 @@ public sealed partial class BinaryXmlDictionaryReader
         // The input after the current record (after a start tag's attributes when on an attribute), not yet read.
         ReadOnlySpan<byte> data = Data;
         int pos = _state.BytesConsumed;
+        switch (MeasureBytesRun(data, ref pos, ref total))
+        {
+            case BytesRunEnd.Malformed:
+                ThrowMalformedBytesRecord(data, pos);
+                break;
+            case BytesRunEnd.TooLong:
+            case BytesRunEnd.OtherRecord when data[pos] != (byte)RecordType.EndElement:
+                return false;
+        }
+        length = total;
+        return true;
+    }
+
+    /// <summary>How a run of Bytes records measured by <see cref="MeasureBytesRun"/> ends.</summary>
+    private enum BytesRunEnd
+    {
+        /// <summary>With a record that closes its element (…WithEndElement); the position is after it.</summary>
+        ClosingRecord,
+        /// <summary>Before a record of another kind (at the position).</summary>
+        OtherRecord,
+        /// <summary>At the end of the input.</summary>
+        EndOfInput,
+        /// <summary>At a record whose length is cut off by the end of the input or runs past it (at the position).</summary>
+        Malformed,
+        /// <summary>At a record that would take the total past <see cref="int.MaxValue"/> (at the position).</summary>
+        TooLong,
+    }
+
+    /// <summary>
+    /// Adds the payload lengths of the Bytes records from <paramref name="pos"/> on to <paramref name="total"/>, up to
+    /// one that closes its element; <paramref name="pos"/> is left where the run ends. The records are measured, not
+    /// read: nothing moves.
+    /// </summary>
+    private static BytesRunEnd MeasureBytesRun(ReadOnlySpan<byte> data, ref int pos, ref int total)
+    {
         while (pos < data.Length)
         {
             var type = (RecordType)data[pos];
             int size, payload;
             switch (type)
             {
-                case RecordType.EndElement:
-                    length = total;
-                    return true;
                 case RecordType.Bytes8Text or RecordType.Bytes8TextWithEndElement when pos + 2 <= data.Length:
                     (size, payload) = (2, data[pos + 1]);
                     break;
@@ -69,19 +101,32 @@ public sealed partial class BinaryXmlDictionaryReader
                     break;
                 case RecordType.Bytes8Text or RecordType.Bytes8TextWithEndElement or RecordType.Bytes16Text or RecordType.Bytes16TextWithEndElement
                     or RecordType.Bytes32Text or RecordType.Bytes32TextWithEndElement:
-                    throw new BinaryXmlException($"The input ends inside the length of a {RecordTypes.GetName((byte)type)} record", pos);
+                    return BytesRunEnd.Malformed;
                 default:
-                    return false;
+                    return BytesRunEnd.OtherRecord;
             }
-            if (payload < 0 || payload > data.Length - pos - size)
-                throw new BinaryXmlException($"The {RecordTypes.GetName((byte)type)} record's {payload} bytes run past the end of the input", pos);
-            if (total > int.MaxValue - payload) return false;
+            if (payload < 0 || payload > data.Length - pos - size) return BytesRunEnd.Malformed;
+            if (total > int.MaxValue - payload) return BytesRunEnd.TooLong;
             total += payload;
             pos += size + payload;
-            if (((byte)type & 1) != 0) break; // …WithEndElement: the content ends here
+            if (((byte)type & 1) != 0) return BytesRunEnd.ClosingRecord;
         }
-        length = total;
-        return true;
+        return BytesRunEnd.EndOfInput;
+    }
+
+    /// <summary>Throws for the Bytes record at <paramref name="pos"/> that <see cref="MeasureBytesRun"/> found malformed.</summary>
+    private static void ThrowMalformedBytesRecord(ReadOnlySpan<byte> data, int pos)
+    {
+        string name = RecordTypes.GetName(data[pos]);
+        int size = (RecordType)(data[pos] & 0xFE) switch { RecordType.Bytes8Text => 1, RecordType.Bytes16Text => 2, _ => 4 };
+        if (pos + 1 + size > data.Length) throw new BinaryXmlException($"The input ends inside the length of a {name} record", pos);
+        long payload = size switch
+        {
+            1 => data[pos + 1],
+            2 => BinaryPrimitives.ReadUInt16LittleEndian(data[(pos + 1)..]),
+            _ => BinaryPrimitives.ReadInt32LittleEndian(data[(pos + 1)..]),
+        };
+        throw new BinaryXmlException($"The {name} record's {payload} bytes run past the end of the input", pos);
     }
 
     // ---- Base64 content in pieces ----------------------------------------------------------------------------------
@@ -355,6 +400,49 @@ public sealed partial class BinaryXmlDictionaryReader
         int n = ReadBinaryContent(buffer, index, count, hex);
         if (n == 0 && NodeType == XmlNodeType.EndElement) Read();
         return n;
+    }
+
+    /// <summary>
+    /// Reads an element's base64 content into one array, as <see cref="XmlDictionaryReader.ReadElementContentAsBase64()"/>
+    /// does. An element whose content is Bytes records only (how .NET's writer and DataContractSerializer write a
+    /// <c>byte[]</c>), up to one that closes the element or an end tag, is read in one step: the records are measured,
+    /// one array of their total length is filled from them and the reader moves past the end tag. Anything else
+    /// (other content, a record that fails its checks, more than MaxArrayLength bytes) is read as XmlDictionaryReader
+    /// reads it, node by node, so that failures keep their offsets.
+    /// </summary>
+    public override byte[] ReadElementContentAsBase64()
+        => TryReadBytesElement(out byte[]? bytes) ? bytes : base.ReadElementContentAsBase64();
+
+    private bool TryReadBytesElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out byte[]? bytes)
+    {
+        bytes = null;
+        if (!CanReadContentInOneStep(out int offset)) return false;
+        ReadOnlySpan<byte> data = Data;
+        int pos = offset, total = 0;
+        BytesRunEnd end = MeasureBytesRun(data, ref pos, ref total);
+        bool closed = end == BytesRunEnd.ClosingRecord || (end == BytesRunEnd.OtherRecord && data[pos] == (byte)RecordType.EndElement);
+        if (pos == offset || !closed || total > _quotas.MaxArrayLength) return false;
+        bytes = total == 0 ? [] : new byte[total];
+        // The records through the native reader, which checks them and moves to the element's end tag.
+        var r = new BinaryXmlReader(data, _state);
+        try
+        {
+            int at = 0;
+            while (r.Read() && r.TokenType == BinaryXmlTokenType.Text)
+            {
+                ReadOnlySpan<byte> payload = r.ValueSpan;
+                payload.CopyTo(bytes.AsSpan(at));
+                at += payload.Length;
+            }
+        }
+        catch (XmlException)
+        {
+            _readState = ReadState.Error;
+            throw;
+        }
+        _nodeType = XmlNodeType.EndElement;
+        Read();
+        return true;
     }
 
     /// <summary>
