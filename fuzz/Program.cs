@@ -183,7 +183,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         bool exactArrays = Targets.HasHistoryDependentText(input);
         try
         {
-            theirs = Targets.ContentTrace(Targets.InBoxReader(input), exactArrays);
+            theirs = Targets.ContentTrace(Targets.InBoxReader(input), exactArrays, input.Length);
         }
         catch (Exception e) when (Targets.IsInBoxRejection(e))
         {
@@ -191,7 +191,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         }
         try
         {
-            return theirs.SequenceEqual(Targets.ContentTrace(Targets.OurReader(input), exactArrays));
+            return theirs.SequenceEqual(Targets.ContentTrace(Targets.OurReader(input), exactArrays, input.Length));
         }
         catch (Exception)
         {

@@ -165,7 +165,9 @@ internal static class Targets
     /// <param name="exactArrays">Read every other array with <c>ReadArray</c> for exactly its items instead of the typed
     /// array read, whose search for more items of the name ends in <c>MoveToContent</c> over whatever follows (see
     /// <see cref="HasHistoryDependentText"/>).</param>
-    public static List<string> ContentTrace(XmlDictionaryReader r, bool exactArrays = false)
+    /// <param name="turn">Where the turn of the element reads (attributes, typed reads and their kinds) starts: the
+    /// input's length, so that small inputs meet every kind of read.</param>
+    public static List<string> ContentTrace(XmlDictionaryReader r, bool exactArrays = false, int turn = 0)
     {
         var names = new XmlDictionary();
         XmlDictionaryString empty = names.Add(""), other = names.Add("no-such-name");
@@ -251,14 +253,14 @@ internal static class Targets
                     continue;
                 }
                 if (r.NodeType != XmlNodeType.Element) continue;
-                int element = elements++;
+                int element = elements++ + turn;
                 if (element % 3 == 2)
                 {
                     // Every third element read whole with a typed read (the one-step path when one typed record closes
-                    // it): the value and the node after it; an error ends the trace.
+                    // it, or Bytes records make its content): the value and the node after it; an error ends the trace.
                     try
                     {
-                        trace.Add($"typed {ReadTypedElement(r, element / 3 % 6)} then {r.NodeType} {r.LocalName} {r.Depth}");
+                        trace.Add($"typed {ReadTypedElement(r, element / 3 % 7)} then {r.NodeType} {r.LocalName} {r.Depth}");
                     }
                     catch (XmlException)
                     {
@@ -278,7 +280,7 @@ internal static class Targets
         return trace;
     }
 
-    /// <summary>One of six typed element reads of the current element, its value as invariant text.</summary>
+    /// <summary>One of seven typed element reads of the current element, its value as invariant text (base64 content as hex).</summary>
     private static string ReadTypedElement(XmlDictionaryReader r, int kind) => kind switch
     {
         0 => r.ReadElementContentAsLong().ToString(System.Globalization.CultureInfo.InvariantCulture),
@@ -286,6 +288,7 @@ internal static class Targets
         2 => r.ReadElementContentAsDouble().ToString("R", System.Globalization.CultureInfo.InvariantCulture),
         3 => r.ReadElementContentAsBoolean().ToString(),
         4 => r.ReadElementContentAsDateTime().ToString("O", System.Globalization.CultureInfo.InvariantCulture),
+        5 => Convert.ToHexString(r.ReadElementContentAsBase64()),
         _ => r.ReadElementContentAsString(),
     };
 
