@@ -420,6 +420,8 @@ public sealed partial class BinaryXmlDictionaryReader
         ReadOnlySpan<byte> data = Data;
         int pos = offset, total = 0;
         BytesRunEnd end = MeasureBytesRun(data, ref pos, ref total);
+        // At least one Bytes record, and nothing but Bytes records up to the element's end; the quota is left to the
+        // node-by-node read, which fails where .NET's does.
         bool closed = end == BytesRunEnd.ClosingRecord || (end == BytesRunEnd.OtherRecord && data[pos] == (byte)RecordType.EndElement);
         if (pos == offset || !closed || total > _quotas.MaxArrayLength) return false;
         bytes = total == 0 ? [] : new byte[total];
