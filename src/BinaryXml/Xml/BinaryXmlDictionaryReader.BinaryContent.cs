@@ -87,28 +87,14 @@ public sealed partial class BinaryXmlDictionaryReader
         while (pos < data.Length)
         {
             var type = (RecordType)data[pos];
-            int size, payload;
-            switch (type)
-            {
-                case RecordType.Bytes8Text or RecordType.Bytes8TextWithEndElement when pos + 2 <= data.Length:
-                    (size, payload) = (2, data[pos + 1]);
-                    break;
-                case RecordType.Bytes16Text or RecordType.Bytes16TextWithEndElement when pos + 3 <= data.Length:
-                    (size, payload) = (3, BinaryPrimitives.ReadUInt16LittleEndian(data[(pos + 1)..]));
-                    break;
-                case RecordType.Bytes32Text or RecordType.Bytes32TextWithEndElement when pos + 5 <= data.Length:
-                    (size, payload) = (5, BinaryPrimitives.ReadInt32LittleEndian(data[(pos + 1)..]));
-                    break;
-                case RecordType.Bytes8Text or RecordType.Bytes8TextWithEndElement or RecordType.Bytes16Text or RecordType.Bytes16TextWithEndElement
-                    or RecordType.Bytes32Text or RecordType.Bytes32TextWithEndElement:
-                    return BytesRunEnd.Malformed;
-                default:
-                    return BytesRunEnd.OtherRecord;
-            }
-            if (payload < 0 || payload > data.Length - pos - size) return BytesRunEnd.Malformed;
+            if ((RecordType)((byte)type & 0xFE) is not (RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text))
+                return BytesRunEnd.OtherRecord;
+            int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize(type);
+            if (!BinaryXmlPrimitives.TryReadLength(data[(pos + 1)..], lengthSize, out int payload) || payload > data.Length - pos - 1 - lengthSize)
+                return BytesRunEnd.Malformed;
             if (total > int.MaxValue - payload) return BytesRunEnd.TooLong;
             total += payload;
-            pos += size + payload;
+            pos += 1 + lengthSize + payload;
             if (((byte)type & 1) != 0) return BytesRunEnd.ClosingRecord;
         }
         return BytesRunEnd.EndOfInput;
@@ -117,15 +103,12 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>Throws for the Bytes record at <paramref name="pos"/> that <see cref="MeasureBytesRun"/> found malformed.</summary>
     private static void ThrowMalformedBytesRecord(ReadOnlySpan<byte> data, int pos)
     {
-        string name = RecordTypes.GetName(data[pos]);
-        int size = (RecordType)(data[pos] & 0xFE) switch { RecordType.Bytes8Text => 1, RecordType.Bytes16Text => 2, _ => 4 };
-        if (pos + 1 + size > data.Length) throw new BinaryXmlException($"The input ends inside the length of a {name} record", pos);
-        long payload = size switch
-        {
-            1 => data[pos + 1],
-            2 => BinaryPrimitives.ReadUInt16LittleEndian(data[(pos + 1)..]),
-            _ => BinaryPrimitives.ReadInt32LittleEndian(data[(pos + 1)..]),
-        };
+        var type = (RecordType)data[pos];
+        string name = RecordTypes.GetName((byte)type);
+        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize(type);
+        if (data.Length - pos - 1 < lengthSize) throw new BinaryXmlException($"The input ends inside the length of a {name} record", pos);
+        // The length read (a negative 32-bit one included) runs past the end of the input.
+        BinaryXmlPrimitives.TryReadLength(data[(pos + 1)..], lengthSize, out int payload);
         throw new BinaryXmlException($"The {name} record's {payload} bytes run past the end of the input", pos);
     }
 
@@ -442,8 +425,7 @@ public sealed partial class BinaryXmlDictionaryReader
             _readState = ReadState.Error;
             throw;
         }
-        _nodeType = XmlNodeType.EndElement;
-        Read();
+        LeaveElementReadInOneStep();
         return true;
     }
 

@@ -249,8 +249,7 @@ public sealed partial class BinaryXmlDictionaryReader
         // Text over the quota is left to the steps below, which fail where reading node by node fails.
         if (r.TryReadCharsTextClosingElement(_quotas.MaxStringContentLength, out text))
         {
-            _nodeType = XmlNodeType.EndElement;
-            Read();
+            LeaveElementReadInOneStep();
             return true;
         }
         if (!TryPeekClosingContent(out RecordType record, out _) || record is not (RecordType.Chars8Text or RecordType.Chars16Text
@@ -284,9 +283,18 @@ public sealed partial class BinaryXmlDictionaryReader
             throw;
         }
         if (text?.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
+        LeaveElementReadInOneStep();
+        return text;
+    }
+
+    /// <summary>
+    /// After a one-step read, the native reader on the element's EndElement: moves to the node after it, as reading
+    /// the end tag would (Read leaves the element's xml:lang/xml:space scope).
+    /// </summary>
+    private void LeaveElementReadInOneStep()
+    {
         _nodeType = XmlNodeType.EndElement;
         Read();
-        return text;
     }
 
     /// <summary>
