@@ -147,6 +147,36 @@ public sealed class ReaderValidationTests
         _ = what;
     }
 
+    [Theory]
+    [InlineData("one static dictionary name twice", "40 01 61 06 00 A8 06 00 A8 01")]
+    [InlineData("a static dictionary name and the same name inline", "40 01 61 06 00 A8 04 0E 6D 75 73 74 55 6E 64 65 72 73 74 61 6E 64 A8 01")]
+    [InlineData("an inline name and the same static dictionary name", "40 01 61 04 0E 6D 75 73 74 55 6E 64 65 72 73 74 61 6E 64 A8 06 00 A8 01")]
+    [InlineData("one session name twice", "40 01 61 06 01 A8 06 01 A8 01")]
+    public void Duplicate_attributes_are_found_whether_their_names_are_inline_or_dictionary_strings(string what, string hex)
+    {
+        // Static id 0 is "mustUnderstand"; session id 1 (index 0) is "x".
+        byte[] data = Hex.Parse(hex);
+        var session = new XmlBinaryReaderSession();
+        session.Add(0, "x");
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data, NbfsDictionary.Instance, session));
+        Assert.Contains("Duplicate attribute", e.Message);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data, NbfsDictionary.Instance, session));
+        _ = what;
+    }
+
+    [Fact]
+    public void A_prefix_bound_to_an_empty_session_string_is_rejected_as_bound_to_the_empty_namespace()
+    {
+        // xmlns:p= session id 1 (index 0), which is "": as xmlns:p="" inline.
+        byte[] data = Hex.Parse("40 01 61 0B 01 70 01 01");
+        var session = new XmlBinaryReaderSession();
+        session.Add(0, "");
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data, null, session));
+        Assert.Contains("empty namespace", e.Message);
+        Assert.Equal(3, e.Offset);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data, null, session));
+    }
+
     [Fact]
     public void Attributes_of_one_local_name_are_duplicates_only_in_one_namespace()
     {

@@ -535,10 +535,9 @@ public ref partial struct BinaryXmlReader
             ref NamespaceBinding binding = ref s._namespaces![i];
             int record = binding.Record;
             ReadOnlySpan<byte> p = NameBytes(binding.Prefix);
-            BinaryXmlName uri = GetName(binding.Namespace);
             if (p.SequenceEqual(XmlnsPrefix)) Fail("The prefix 'xmlns' cannot be declared", record);
-            if (p.SequenceEqual(XmlPrefix) && !uri.ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
-            if (!p.IsEmpty && uri.IsEmpty) Fail("The empty namespace requires a null or empty prefix", record);
+            if (p.SequenceEqual(XmlPrefix) && !GetName(binding.Namespace).ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
+            if (!p.IsEmpty && IsEmptyName(binding.Namespace)) Fail("The empty namespace requires a null or empty prefix", record);
             for (int j = firstNs; j < i; j++)
             {
                 ReadOnlySpan<byte> other = NameBytes(s._namespaces[j].Prefix);
@@ -562,7 +561,7 @@ public ref partial struct BinaryXmlReader
             {
                 ref AttributeRecord other = ref s._attributes[j];
                 if (other.IsXmlns) continue;
-                if (!GetName(local).ValueEquals(GetName(other.LocalName))) continue;
+                if (!NameEquals(local, other.LocalName)) continue;
                 bool prefixed = !p.IsEmpty;
                 bool sameNs = prefixed == (other.Prefix.Kind != NameKind.None) && (!prefixed || NamespaceEquals(ns, other.Namespace));
                 if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", record);
@@ -600,10 +599,29 @@ public ref partial struct BinaryXmlReader
         return System.Globalization.CultureInfo.CurrentCulture.CompareInfo.Compare(charsA[..lengthA], charsB[..lengthB], System.Globalization.CompareOptions.None) == 0;
     }
 
+    /// <summary>Whether a name is empty: an inline name by its length (an empty one is no name), a dictionary string by its value.</summary>
+    private readonly bool IsEmptyName(NameRef name) => name.Kind switch
+    {
+        NameKind.None => true,
+        NameKind.Dictionary => GetName(name).IsEmpty,
+        _ => false,
+    };
+
+    /// <summary>
+    /// Whether two names are the same string: two inline names by their bytes, two references to one dictionary
+    /// string by the id, anything else by value.
+    /// </summary>
+    private readonly bool NameEquals(NameRef a, NameRef b)
+    {
+        if (a.Kind == NameKind.Inline && b.Kind == NameKind.Inline) return _data.Slice(a.Offset, a.Length).SequenceEqual(_data.Slice(b.Offset, b.Length));
+        if (a.Kind == NameKind.Dictionary && a.Id == b.Id) return true;
+        return GetName(a).ValueEquals(GetName(b));
+    }
+
     private readonly bool NamespaceEquals(NameRef a, NameRef b)
     {
         if (a.Kind == NameKind.Xml || b.Kind == NameKind.Xml) return a.Kind == b.Kind || GetName(a.Kind == NameKind.Xml ? b : a).ValueEquals(XmlNamespaceUtf8);
-        return GetName(a).ValueEquals(GetName(b));
+        return NameEquals(a, b);
     }
 
     /// <summary>

@@ -699,6 +699,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReadAttributes(ref BinaryXmlReader r, int depth)
     {
+        // An element's attributes mostly repeat those of the element before it: the Attr objects are reused, and each
+        // reference is stored only when it changes (a store of a reference into the heap costs a write barrier call).
         while (r.NextIsAttribute)
         {
             r.Read();
@@ -706,56 +708,70 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
             {
                 bool isDefault = r.Prefix.IsEmpty;
-                a.Prefix = isDefault ? "" : "xmlns";
-                a.LocalName = isDefault ? "xmlns" : Atomize(r.Prefix);
-                a.Namespace = XmlnsNamespace;
-                a.Value = AtomizeNamespace(ref r, r.NamespaceValueRef, out a.ValueDictionary);
-                a.ValueType = typeof(string);
+                SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
+                SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : Atomize(r.Prefix));
+                SetIfChanged(ref a.Namespace, XmlnsNamespace);
+                SetIfChanged(ref a.Value, AtomizeNamespace(ref r, r.NamespaceValueRef, out XmlDictionaryString? declared));
+                SetIfChanged(ref a.ValueDictionary, declared);
+                SetIfChanged(ref a.ValueType, typeof(string));
                 a.LocalDictionary = a.NamespaceDictionary = null;
                 a.Atomic = 0;
                 continue;
             }
-            SetLocalName(ref r, out a.LocalName, out a.LocalDictionary, out a.LocalStart, out a.LocalLength);
+            SetLocalName(ref r, out string? localName, out XmlDictionaryString? localDictionary, out a.LocalStart, out a.LocalLength);
+            SetIfChanged(ref a.LocalName, localName);
+            SetIfChanged(ref a.LocalDictionary, localDictionary);
+            string prefix;
             if (r.HasPrefix)
             {
-                a.Prefix = AtomizePrefix(ref r);
-                a.Namespace = AtomizeNamespace(ref r, r.NamespaceValueRef, out a.NamespaceDictionary);
+                prefix = AtomizePrefix(ref r);
+                SetIfChanged(ref a.Prefix, prefix);
+                SetIfChanged(ref a.Namespace, AtomizeNamespace(ref r, r.NamespaceValueRef, out XmlDictionaryString? nsDictionary));
+                SetIfChanged(ref a.NamespaceDictionary, nsDictionary);
             }
             else
             {
                 // An attribute without a prefix has no namespace.
-                a.Prefix = a.Namespace = "";
+                prefix = "";
+                SetIfChanged(ref a.Prefix, "");
+                SetIfChanged(ref a.Namespace, "");
                 a.NamespaceDictionary = null;
             }
-            a.ValueDictionary = null;
             a.Atomic = IsAtomicType(r.ValueType) ? r.ValueType : 0;
             a.AtomicValue = r.CurrentValue;
+            XmlDictionaryString? valueDictionary = null;
+            string? value;
+            Type valueType;
             if (r.ValueType == RecordType.StartListText)
             {
-                a.Value = ReadListItems(ref r, out _);
-                a.ValueType = typeof(object[]);
+                value = ReadListItems(ref r, out _);
+                valueType = typeof(object[]);
             }
             else
             {
-                a.ValueType = RecordTypes.GetValueType(r.ValueType);
+                valueType = RecordTypes.GetValueType(r.ValueType);
                 if (r.TryGetDictionaryString(out XmlDictionaryString? d))
                 {
-                    a.Value = d.Value;
-                    a.ValueDictionary = d;
+                    value = d.Value;
+                    valueDictionary = d;
                 }
-                else if (a.Atomic == 0 && a.Prefix != "xml" && r.ValueType is RecordType.Chars8Text or RecordType.Chars16Text
-                    or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text
-                    or RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text)
+                else if (prefix != "xml" && (a.Atomic != 0 ? r.ValueType != RecordType.QNameDictionaryText : r.ValueType is RecordType.Chars8Text
+                    or RecordType.Chars16Text or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text
+                    or RecordType.UnicodeChars32Text or RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text))
                 {
-                    // Decoded only if asked for, as .NET does.
-                    a.Value = null;
+                    // Decoded or formatted only if asked for, as .NET does. Not a QName of the session (its string is
+                    // resolved now: the session may change before the value is asked for).
+                    value = null;
                 }
                 else
                 {
-                    a.Value = r.GetString();
+                    value = r.GetString();
                 }
             }
-            if (a.Prefix == "xml") TrackXmlAttribute(a, depth);
+            SetIfChanged(ref a.Value, value);
+            SetIfChanged(ref a.ValueType, valueType);
+            SetIfChanged(ref a.ValueDictionary, valueDictionary);
+            if (prefix == "xml") TrackXmlAttribute(a, depth);
         }
     }
 
