@@ -707,9 +707,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             Attr a = NextAttribute();
             if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
             {
-                bool isDefault = r.Prefix.IsEmpty;
+                bool isDefault = r.PrefixRef.Kind == NameKind.None;
                 SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
-                SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : Atomize(r.Prefix));
+                SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r));
                 SetIfChanged(ref a.Namespace, XmlnsNamespace);
                 SetIfChanged(ref a.Value, AtomizeNamespace(ref r, r.NamespaceValueRef, out XmlDictionaryString? declared));
                 SetIfChanged(ref a.ValueDictionary, declared);
@@ -954,15 +954,28 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
-    private string AtomizePrefix(ref BinaryXmlReader r)
+    private string AtomizePrefix(ref BinaryXmlReader r) => AtomizeName(ref r, r.PrefixRef, out _);
+
+    /// <summary>
+    /// Atomizes a name the native reader points at, without building it: inline bytes from the input, a letter as its
+    /// fixed name, a dictionary string (returned in <paramref name="dictionaryString"/>) by reference.
+    /// </summary>
+    private string AtomizeName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString? dictionaryString)
     {
-        NameRef prefix = r.PrefixRef;
-        return prefix.Kind switch
+        dictionaryString = null;
+        switch (name.Kind)
         {
-            NameKind.None => "",
-            NameKind.Letter => LetterName((uint)prefix.Offset)!,
-            _ => Atomize(r.Prefix),
-        };
+            case NameKind.None:
+                return "";
+            case NameKind.Inline:
+                return AtomizeUtf8(Data.Slice(name.Offset, name.Length), _state.BytesConsumed);
+            case NameKind.Letter:
+                return LetterName((uint)name.Offset)!;
+            default:
+                BinaryXmlName resolved = r.GetName(name);
+                dictionaryString = resolved.DictionaryString;
+                return Atomize(resolved);
+        }
     }
 
     /// <summary>
@@ -992,9 +1005,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             dictionaryString = slot.DictionaryString;
             return slot.Atom;
         }
-        BinaryXmlName ns = r.GetName(where);
-        dictionaryString = ns.DictionaryString;
-        string atom = Atomize(ns);
+        string atom = AtomizeName(ref r, where, out dictionaryString);
         slot = new NamespaceAtom { Kind = where.Kind, Key = key, Document = _documentSerial, Atom = atom, DictionaryString = dictionaryString };
         return atom;
     }
