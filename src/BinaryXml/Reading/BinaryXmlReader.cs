@@ -793,11 +793,22 @@ public ref partial struct BinaryXmlReader
         if (_s._tokenType is not (BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration)) return;
         // The element's depth as CurrentDepth reports it: attributes are one deeper than their element.
         int elementDepth = _s._tokenType == BinaryXmlTokenType.StartElement ? _s._tokenDepth : _s._tokenDepth - 1;
-        while (Read())
+        while (ReadPassingAttributes())
         {
             if (_s._tokenType == BinaryXmlTokenType.ArrayData && _s._tokenDepth - 1 == elementDepth) return;
             if (_s._tokenType == BinaryXmlTokenType.EndElement && _s._tokenDepth == elementDepth) return;
         }
+    }
+
+    /// <summary>
+    /// <see cref="Read"/>, passing over the attributes of the start tag the reader is on, if any: what a skip reads.
+    /// Attribute records are validated with their start tag; their tokens have nothing more to check.
+    /// </summary>
+    internal bool ReadPassingAttributes()
+    {
+        ReaderState s = _s;
+        if (s._phase == ReaderPhase.Attributes && s._arrayCount == 0) s._attrIndex = s._attrCount;
+        return Read();
     }
 
     /// <summary>

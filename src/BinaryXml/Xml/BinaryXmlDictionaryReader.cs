@@ -584,7 +584,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             // The native reader is on the element's start tag, its last attribute or the end of that attribute's list
             // value: move it to the element's end tag.
             int depth = _depth;
-            while (reader.Read() && !(reader.TokenType == BinaryXmlTokenType.EndElement && reader.CurrentDepth == depth))
+            while (reader.ReadPassingAttributes() && !(reader.TokenType == BinaryXmlTokenType.EndElement && reader.CurrentDepth == depth))
             {
             }
         }
@@ -954,7 +954,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
-    private string AtomizePrefix(ref BinaryXmlReader r) => AtomizeName(ref r, r.PrefixRef, out _);
+    private string AtomizePrefix(ref BinaryXmlReader r)
+    {
+        NameRef prefix = r.PrefixRef;
+        return prefix.Kind switch
+        {
+            NameKind.None => "",
+            NameKind.Letter => LetterName((uint)prefix.Offset)!,
+            _ => AtomizeName(ref r, prefix, out _),
+        };
+    }
 
     /// <summary>
     /// Atomizes a name the native reader points at, without building it: inline bytes from the input, a letter as its
