@@ -50,6 +50,73 @@ public sealed class ReaderValidationTests
         Assert.ThrowsAny<XmlException>(() => ReadAllInBox(second));
     }
 
+    [Fact]
+    public void A_prefix_is_not_bound_by_a_declaration_of_another_prefix_in_the_place_its_own_was()
+    {
+        // <r><j xmlns:c="c0"><c:k/></j><l xmlns:b="b2"><c:q/></l></r>: xmlns:b takes the place among the declarations
+        // in scope that xmlns:c had (both are the first inside r); c, resolved in j, is unbound in l.
+        byte[] data = Hex.Parse("40 01 72 40 01 6A 09 01 63 02 63 30 60 01 6B 01 01 40 01 6C 09 01 62 02 62 32 60 01 71 01 01 01");
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data));
+        Assert.Contains("'c' is not defined", e.Message);
+        Assert.Equal(26, e.Offset);
+        Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data));
+    }
+
+    [Fact]
+    public void Prefixes_resolve_to_the_declaration_in_scope_as_elements_open_and_close()
+    {
+        // The default namespace and letter prefixes declared again inside an element, used inside it and after it
+        // closes, and declarations taking the places of closed ones: every element and attribute namespace as the
+        // in-box reader reports it, from both of our readers.
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r", "urn:d0");
+            w.WriteXmlnsAttribute("b", "urn:b0");
+            w.WriteStartElement("a", "urn:d0"); w.WriteAttributeString("b", "x", "urn:b0", "1"); w.WriteEndElement();
+            w.WriteStartElement("c", "urn:d0"); w.WriteXmlnsAttribute("b", "urn:b1");
+            w.WriteStartElement("b", "e", "urn:b1"); w.WriteAttributeString("b", "y", "urn:b1", "2"); w.WriteEndElement();
+            w.WriteEndElement();
+            w.WriteStartElement("b", "f", "urn:b0"); w.WriteEndElement();
+            w.WriteStartElement("g", "urn:d1"); w.WriteStartElement("h", "urn:d1"); w.WriteEndElement(); w.WriteEndElement();
+            w.WriteStartElement("i", "urn:d0"); w.WriteEndElement();
+            w.WriteStartElement("j", "urn:d0"); w.WriteXmlnsAttribute("c", "urn:c0"); w.WriteStartElement("c", "k", "urn:c0"); w.WriteEndElement(); w.WriteEndElement();
+            w.WriteStartElement("l", "urn:d0"); w.WriteXmlnsAttribute("b", "urn:b2"); w.WriteStartElement("b", "m", "urn:b2"); w.WriteEndElement(); w.WriteEndElement();
+            w.WriteStartElement("b", "n", "urn:b0"); w.WriteEndElement();
+            w.WriteStartElement("o", "urn:d0"); w.WriteXmlnsAttribute("c", "urn:c1"); w.WriteStartElement("c", "p", "urn:c1"); w.WriteEndElement(); w.WriteEndElement();
+            w.WriteStartElement("q", "urn:d0"); w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        static List<string> Names(XmlReader r)
+        {
+            var names = new List<string>();
+            while (r.Read())
+            {
+                if (r.NodeType != XmlNodeType.Element) continue;
+                names.Add($"{r.LocalName}={r.NamespaceURI}");
+                while (r.MoveToNextAttribute()) if (r.NamespaceURI != "http://www.w3.org/2000/xmlns/") names.Add($"@{r.LocalName}={r.NamespaceURI}");
+            }
+            return names;
+        }
+        List<string> expected;
+        using (XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(data, XmlDictionaryReaderQuotas.Max)) expected = Names(inBox);
+        Assert.Contains("f=urn:b0", expected);
+        Assert.Contains("h=urn:d1", expected);
+        Assert.Contains("n=urn:b0", expected);
+        using (XmlDictionaryReader adapter = BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max))
+            Assert.Equal(expected, Names(adapter));
+        var native = new List<string>();
+        var reader = new BinaryXmlReader(data);
+        while (reader.Read())
+        {
+            if (reader.TokenType == BinaryXmlTokenType.StartElement) native.Add($"{reader.LocalName.ToString()}={reader.NamespaceUri.ToString()}");
+            else if (reader.TokenType == BinaryXmlTokenType.Attribute) native.Add($"@{reader.LocalName.ToString()}={reader.NamespaceUri.ToString()}");
+        }
+        reader.Dispose();
+        Assert.Equal(expected, native);
+    }
+
     [Theory]
     [InlineData(12, "p", "p\u0001", true)]
     [InlineData(11, "p", "p\u0001", false)]

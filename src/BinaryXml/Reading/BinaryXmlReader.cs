@@ -439,7 +439,7 @@ public ref partial struct BinaryXmlReader
                 binding.Record = p;
                 binding.Prefix = a.Prefix;
                 binding.Namespace = a.Namespace;
-                s._nsVersion++;
+                KeepDeclared(a.Prefix, s._namespaceCount - 1, p, a.Namespace);
             }
             p = a.End;
         }
@@ -639,15 +639,14 @@ public ref partial struct BinaryXmlReader
             if (NameBytes(binding.Prefix).SequenceEqual(prefix))
             {
                 ns = binding.Namespace;
-                if (prefix.IsEmpty) CacheDefaultNamespace(ns);
-                else if (letter < 26 && ns.Kind != NameKind.None) CacheLetterNamespace(letter, ns);
+                if (letter < 26) Keep(letter, i, binding.Record, ns);
                 return true;
             }
         }
         ns = default;
         if (prefix.IsEmpty)
         {
-            CacheDefaultNamespace(default);
+            Keep(-1, -1, 0, default);
             return true;
         }
         if (prefix.SequenceEqual(XmlPrefix))
@@ -660,40 +659,54 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>
     /// The kept answer for the empty prefix (<paramref name="letter"/> -1) or a one-letter prefix (0–25): the default
-    /// namespace is resolved for most elements, a letter prefix for most prefixed ones, and each answer is kept until a
-    /// declaration is added or the declarations in scope change. False when no valid answer is kept.
+    /// namespace is resolved for most elements, a letter prefix for most prefixed ones. An answer stays valid while the
+    /// declaration it came from is in scope (a newer declaration of the prefix replaces it when pushed). False when no
+    /// valid answer is kept.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly bool TryKeptNamespace(int letter, out NameRef ns)
     {
         ReaderState s = _s;
-        if (letter < 0)
-        {
-            ns = s._defaultNs;
-            return s._defaultNsVersion == s._nsVersion && s._defaultNsCount == s._namespaceCount;
-        }
-        if (s._letterNs is null)
+        if (letter >= 0 && s._letterNs is null)
         {
             ns = default;
             return false;
         }
-        ref LetterBinding cached = ref s._letterNs[letter];
-        ns = cached.Namespace;
-        return cached.Version == s._nsVersion && cached.Count == s._namespaceCount && ns.Kind != NameKind.None;
+        ref KeptBinding kept = ref letter < 0 ? ref s._defaultNs : ref s._letterNs![letter];
+        ns = kept.Namespace;
+        // A letter is answered only when bound to a namespace (Index >= 0, not empty); the empty prefix also unbound.
+        if (kept.Version != s._nsVersion || (letter >= 0 && ns.Kind == NameKind.None)) return false;
+        int index = kept.Index;
+        return index < 0 || (index < s._namespaceCount && s._namespaces![index].Record == kept.Record);
     }
 
-    private readonly void CacheLetterNamespace(int letter, NameRef ns)
+    /// <summary>Keeps the answer for the empty prefix (<paramref name="letter"/> -1) or a letter prefix.</summary>
+    private readonly void Keep(int letter, int index, int record, NameRef ns)
     {
         ReaderState s = _s;
-        s._letterNs ??= new LetterBinding[26];
-        s._letterNs[letter] = new LetterBinding { Version = s._nsVersion, Count = s._namespaceCount, Namespace = ns };
+        var kept = new KeptBinding { Version = s._nsVersion, Index = index, Record = record, Namespace = ns };
+        if (letter < 0)
+        {
+            s._defaultNs = kept;
+            return;
+        }
+        s._letterNs ??= new KeptBinding[26];
+        s._letterNs[letter] = kept;
     }
 
-    private readonly void CacheDefaultNamespace(NameRef ns)
+    /// <summary>
+    /// A declaration pushed at <paramref name="index"/>: it is the answer for its prefix from now on, when that prefix
+    /// is empty or one letter (other prefixes are not kept).
+    /// </summary>
+    private readonly void KeepDeclared(NameRef prefix, int index, int record, NameRef ns)
     {
-        _s._defaultNs = ns;
-        _s._defaultNsVersion = _s._nsVersion;
-        _s._defaultNsCount = _s._namespaceCount;
+        if (prefix.Kind == NameKind.None)
+        {
+            Keep(-1, index, record, ns);
+            return;
+        }
+        ReadOnlySpan<byte> bytes = NameBytes(prefix);
+        if (bytes.Length == 1 && (uint)(bytes[0] - 'a') < 26) Keep(bytes[0] - 'a', index, record, ns);
     }
 
     private void EmitAttribute(ref AttributeRecord attribute)

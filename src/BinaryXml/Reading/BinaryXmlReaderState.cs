@@ -76,15 +76,15 @@ internal sealed class ReaderState
     internal AttributeRecord[]? _attributes;
     internal byte[]? _uniqueIdBytes;     // a UniqueId's 16 bytes (its constructor takes an array, which it does not keep)
 
-    // The default namespace last resolved, valid while no declaration was added (_nsVersion) and the declarations in
-    // scope are the same number (_namespaceCount).
-    // _nsVersion goes on from reader to reader (never reset): answers kept for an earlier document never match.
-    internal long _nsVersion;
-    internal long _defaultNsVersion;
-    internal int _defaultNsCount = -1;
-    internal NameRef _defaultNs;
-    // Likewise for the one-letter prefixes (a-z), the prefixes of letter records: stamps (version, count) per letter.
-    internal LetterBinding[]? _letterNs;
+    // The binding the empty prefix was last resolved to, or last declared: kept with where the declaration is (its
+    // index in _namespaces and its record), valid while that declaration is in scope; a newer declaration of the
+    // prefix replaces it when it is pushed (Index -1: no declaration of the prefix in scope).
+    // _nsVersion counts documents and goes on from reader to reader (never reset): answers kept for an earlier
+    // document never match.
+    internal long _nsVersion = 1;
+    internal KeptBinding _defaultNs;
+    // Likewise for the one-letter prefixes (a-z), the prefixes of letter records.
+    internal KeptBinding[]? _letterNs;
 
     /// <summary>A cleared state (the thread's cached one when there is one) for a new reader.</summary>
     public static ReaderState Rent()
@@ -157,16 +157,20 @@ internal sealed class ReaderState
         _forceElementwiseArrays = false;
         _namespaceCount = 0;
         _nsVersion++;
-        _defaultNsCount = -1;
         _defaultNs = default;
     }
 }
 
-/// <summary>The namespace a one-letter prefix was last resolved to, valid while the stamps match the reader's.</summary>
-internal struct LetterBinding
+/// <summary>
+/// The namespace a prefix was last resolved to or declared as, and where its declaration is: the document
+/// (<see cref="ReaderState._nsVersion"/>), the declaration's index among those in scope and its record (-1 and 0: no
+/// declaration in scope).
+/// </summary>
+internal struct KeptBinding
 {
     public long Version;
-    public int Count;
+    public int Index;
+    public int Record;
     public NameRef Namespace;
 }
 
