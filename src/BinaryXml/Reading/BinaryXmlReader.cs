@@ -631,7 +631,7 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
     {
         ReaderState s = _s;
-        int letter = prefix.IsEmpty ? -1 : prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26 ? prefix[0] - 'a' : 26;
+        int letter = KeptPrefixIndex(prefix);
         if (letter < 26 && TryKeptNamespace(letter, out ns)) return true;
         for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
@@ -700,14 +700,13 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly void KeepDeclared(NameRef prefix, int index, int record, NameRef ns)
     {
-        if (prefix.Kind == NameKind.None)
-        {
-            Keep(-1, index, record, ns);
-            return;
-        }
-        ReadOnlySpan<byte> bytes = NameBytes(prefix);
-        if (bytes.Length == 1 && (uint)(bytes[0] - 'a') < 26) Keep(bytes[0] - 'a', index, record, ns);
+        int letter = KeptPrefixIndex(NameBytes(prefix));
+        if (letter < 26) Keep(letter, index, record, ns);
     }
+
+    /// <summary>Where a prefix's answer is kept: -1 for the empty prefix, 0–25 for a letter a–z, 26 for any other (not kept).</summary>
+    private static int KeptPrefixIndex(ReadOnlySpan<byte> prefix)
+        => prefix.IsEmpty ? -1 : prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26 ? prefix[0] - 'a' : 26;
 
     private void EmitAttribute(ref AttributeRecord attribute)
     {

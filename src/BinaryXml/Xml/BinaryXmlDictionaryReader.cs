@@ -957,6 +957,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string AtomizePrefix(ref BinaryXmlReader r)
     {
         NameRef prefix = r.PrefixRef;
+        // Most elements and attributes have no prefix or a letter one: answered here, without the call.
         return prefix.Kind switch
         {
             NameKind.None => "",
