@@ -559,6 +559,96 @@ public sealed class ReaderValidationTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(Chars8Payloads))]
+    public void The_native_reader_checks_the_text_it_defers_when_the_value_is_taken_or_passed_and_fails_as_Read_fails(string payload)
+    {
+        // The native reader leaves the UTF-8 check of character text (other than short ASCII) to the first time its value
+        // is taken, decoding and checking it in one pass, or else to the next Read. Either way the outcome is that of the
+        // drop-in reader, which checks every text record at Read: the same text, or a failure with the same reason at the
+        // same offset, and no value handed out unchecked. Text before the root element is checked at once.
+        byte[] text = s_chars8Payloads[payload];
+        foreach ((string form, byte type, int lengthSize, byte[] close) in s_charsForms.Append(("Chars8Text before the root", (byte)0x98, 1, [])))
+        foreach (string access in new[] { "pass", "GetString", "CopyString", "ValueSpan", "TryGetInt64" })
+        {
+            byte[] length = payload == "length past the end"
+                ? Enumerable.Repeat((byte)0xFF, lengthSize).ToArray()
+                : BitConverter.GetBytes(text.Length)[..lengthSize];
+            byte[] doc = form == "Chars8Text before the root"
+                ? [type, .. length, .. text, 0x40, 0x01, (byte)'r', 0x01]
+                : [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', type, .. length, .. text, .. close, 0x99, 0x01, (byte)'z', 0x01];
+            string expected = DropInTexts(doc);
+            if (access == "pass" && !expected.Contains(" @ ")) expected = "read";
+            // TryGetInt64 takes the value without returning it: the texts are not compared.
+            if (access == "TryGetInt64" && !expected.Contains(" @ ")) expected = string.Concat(expected.Split('|').SkipLast(1).Select(_ => "|"));
+            string actual = NativeTexts(doc, access);
+            Assert.True(expected == actual, $"{payload}, {form}, {access}: drop-in {expected}, native {actual}");
+        }
+
+        static string DropInTexts(byte[] doc)
+        {
+            try
+            {
+                using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max);
+                var texts = new System.Text.StringBuilder();
+                while (r.Read())
+                {
+                    if (r.NodeType is XmlNodeType.Text or XmlNodeType.Whitespace) texts.Append(r.Value).Append('|');
+                }
+                return texts.ToString();
+            }
+            catch (BinaryXmlException e)
+            {
+                return $"{e.Reason} @ {e.Offset}";
+            }
+        }
+
+        static string NativeTexts(byte[] doc, string access)
+        {
+            var r = new BinaryXmlReader(doc);
+            // Set once a text's value has been taken: a failure after that (at the next Read) is a check that came too late.
+            bool tookValue = false;
+            try
+            {
+                var texts = new System.Text.StringBuilder();
+                while (r.Read())
+                {
+                    tookValue = false;
+                    if (r.TokenType != BinaryXmlTokenType.Text) continue;
+                    switch (access)
+                    {
+                        case "GetString":
+                            string value = r.GetString();
+                            Assert.Equal(value, r.GetString());
+                            texts.Append(value).Append('|');
+                            break;
+                        case "CopyString":
+                            char[] chars = new char[doc.Length];
+                            texts.Append(chars, 0, r.CopyString(chars)).Append('|');
+                            break;
+                        case "ValueSpan":
+                            texts.Append(System.Text.Encoding.UTF8.GetString(r.ValueSpan)).Append('|');
+                            break;
+                        case "TryGetInt64":
+                            Assert.False(r.TryGetInt64(out _));
+                            texts.Append('|');
+                            break;
+                    }
+                    tookValue = access != "pass";
+                }
+                return access == "pass" ? "read" : texts.ToString();
+            }
+            catch (BinaryXmlException e)
+            {
+                return $"{e.Reason} @ {e.Offset}" + (tookValue ? " (at the Read after the value was taken)" : "");
+            }
+            finally
+            {
+                r.Dispose();
+            }
+        }
+    }
+
     /// <summary>An element's content around base64 bytes (<c>{0}</c> stands for 63 bytes, <c>{1}</c> for 1 byte, <c>{N}</c> for the 300 bytes of a 16-bit length).</summary>
     public static TheoryData<string> BytesContents => new()
     {

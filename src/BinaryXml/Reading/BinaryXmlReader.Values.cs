@@ -11,10 +11,12 @@ namespace BinaryXml;
 
 public ref partial struct BinaryXmlReader
 {
-    private void ParseTextValue(int start, bool trusted = false)
+    /// <summary>Parses the text record at <paramref name="start"/> into the token's value, checked as
+    /// <paramref name="checks"/> says.</summary>
+    private void ParseTextValue(int start, TextChecks checks = TextChecks.All)
     {
         ReaderState s = _s;
-        s._valueEnd = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength, trusted);
+        s._valueEnd = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength, checks);
         s._valueType = type;
     }
 
@@ -22,11 +24,14 @@ public ref partial struct BinaryXmlReader
     /// Validates a text record at <paramref name="start"/> and finds its payload: lengths against the remaining
     /// input, UTF-8 and UTF-16 well-formedness, even UnicodeChars lengths, QName prefix indexes and dictionary ids.
     /// Returns the offset after the record; <paramref name="valueType"/> is the record's even (plain) type.
-    /// <paramref name="trusted"/>: the record was validated before (a start tag read again); dictionary ids are not
-    /// looked up and the payload is not checked again.
+    /// <paramref name="checks"/>: <see cref="TextChecks.None"/> for a record validated before (a start tag read again:
+    /// dictionary ids are not looked up and the payload is not checked again); <see cref="TextChecks.DeferUtf8"/> leaves
+    /// the UTF-8 check of a character payload that needs one to <see cref="CheckDeferredText"/> or a one-pass decode
+    /// (<see cref="PendingStep.CheckText"/>).
     /// </summary>
-    private readonly int ParseTextPayload(int start, out byte valueType, out int payloadStart, out int payloadLength, bool trusted = false)
+    private readonly int ParseTextPayload(int start, out byte valueType, out int payloadStart, out int payloadLength, TextChecks checks = TextChecks.All)
     {
+        bool trusted = checks == TextChecks.None;
         byte type = _data[start];
         valueType = (byte)(type & 0xFE);
         int p = start + 1;
@@ -46,7 +51,7 @@ public ref partial struct BinaryXmlReader
             payloadLength = shortLength;
             if (!trusted && !(shortLength <= _s._maxStringContentLength && IsShortAscii(_data, payloadStart, shortLength)))
             {
-                ValidatePayload(type, start, payloadStart, shortLength);
+                ValidatePayload(type, start, payloadStart, shortLength, checks == TextChecks.DeferUtf8);
             }
             return payloadStart + shortLength;
         }
@@ -73,20 +78,22 @@ public ref partial struct BinaryXmlReader
         }
         p += lengthSize;
         if (length > _data.Length - p) Fail("{0} declares {1} bytes but {2} remain", RecordTypes.GetName(type), length, _data.Length - p, start);
-        if (!trusted) ValidatePayload(type, start, p, length);
+        if (!trusted) ValidatePayload(type, start, p, length, checks == TextChecks.DeferUtf8);
         payloadStart = p;
         payloadLength = length;
         return p + length;
     }
 
-    /// <summary>Checks a text payload: well-formed UTF-8 or UTF-16 and the string or array quota.</summary>
-    private readonly void ValidatePayload(byte type, int start, int p, int length)
+    /// <summary>Checks a text payload: well-formed UTF-8 or UTF-16 and the string or array quota. <paramref name="defer"/>:
+    /// the UTF-8 of a character payload is left for later (<see cref="PendingStep.CheckText"/>); the quota is checked now.</summary>
+    private readonly void ValidatePayload(byte type, int start, int p, int length, bool defer = false)
     {
         ReadOnlySpan<byte> payload = _data.Slice(p, length);
         switch ((RecordType)(type & 0xFE))
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
-                if (!IsValidUtf8(_data, p, length)) Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), p);
+                if (defer) _s._pending = PendingStep.CheckText;
+                else if (!IsValidUtf8(_data, p, length)) FailInvalidUtf8(type, p);
                 CheckStringQuota(payload, utf16: false, start);
                 break;
             case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
@@ -263,6 +270,7 @@ public ref partial struct BinaryXmlReader
         get
         {
             if (_s._tokenType == BinaryXmlTokenType.NamespaceDeclaration) return NameBytes(_s._nsValue);
+            CheckDeferredText();
             return _data.Slice(_s._valueStart, _s._valueLength);
         }
     }
@@ -296,6 +304,7 @@ public ref partial struct BinaryXmlReader
                 return GetName(_s._nsValue).ToString();
             case BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute:
                 if (_s._valueType == (byte)RecordType.StartListText) return GetListString();
+                if (TextUnchecked) return DecodeDeferredText();
                 return FormatText(_s._valueType, _s._valueStart, _s._valueLength);
             default:
                 throw new InvalidOperationException($"A {_s._tokenType} token has no text value.");
@@ -327,8 +336,11 @@ public ref partial struct BinaryXmlReader
             switch ((RecordType)_s._valueType)
             {
                 case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text:
-                    if (Utf8.ToUtf16(payload, destination, out _, out int written) != OperationStatus.Done)
-                        throw new ArgumentException("The destination is too short.", nameof(destination));
+                    // Checked as it is decoded (text whose check Read deferred is checked here, in the same pass).
+                    OperationStatus status = Utf8.ToUtf16(payload, destination, out _, out int written, replaceInvalidSequences: false);
+                    if (status == OperationStatus.InvalidData) FailInvalidUtf8(_s._recordType, _s._valueStart);
+                    if (status != OperationStatus.Done) throw new ArgumentException("The destination is too short.", nameof(destination));
+                    _s._pending &= ~PendingStep.CheckText;
                     return written;
                 case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
                     if (destination.Length < payload.Length / 2) throw new ArgumentException("The destination is too short.", nameof(destination));
@@ -342,6 +354,29 @@ public ref partial struct BinaryXmlReader
         s.CopyTo(destination);
         return s.Length;
     }
+
+    /// <summary>Whether the current Text token's UTF-8 is still unchecked: <see cref="Read"/> deferred its check.</summary>
+    private readonly bool TextUnchecked => (_s._pending & PendingStep.CheckText) != 0;
+
+    /// <summary>Checks the UTF-8 of the current Text token if <see cref="Read"/> deferred it (before its bytes are handed
+    /// out or parsed, and at the next <see cref="Read"/>).</summary>
+    private readonly void CheckDeferredText()
+    {
+        if (!TextUnchecked) return;
+        if (!Utf8.IsValid(_data.Slice(_s._valueStart, _s._valueLength))) FailInvalidUtf8(_s._recordType, _s._valueStart);
+        _s._pending &= ~PendingStep.CheckText;
+    }
+
+    /// <summary>Decodes the current Text token, whose check <see cref="Read"/> deferred, checking it in the same pass.</summary>
+    private readonly string DecodeDeferredText()
+    {
+        if (!TextFormatting.TryDecodeUtf8(_data.Slice(_s._valueStart, _s._valueLength), out string? text)) FailInvalidUtf8(_s._recordType, _s._valueStart);
+        _s._pending &= ~PendingStep.CheckText;
+        return text;
+    }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void FailInvalidUtf8(byte type, int payloadStart) => Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), payloadStart);
 
     private readonly string FormatText(byte type, int start, int length)
     {
@@ -453,6 +488,7 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly ReadOnlySpan<char> GetTextChars(Span<char> buffer)
     {
+        CheckDeferredText();
         ReadOnlySpan<byte> payload = Payload;
         switch ((RecordType)_s._valueType)
         {

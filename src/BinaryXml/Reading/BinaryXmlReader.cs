@@ -16,6 +16,10 @@ namespace BinaryXml;
 /// prefixes bound, duplicate attributes, one root element, lengths against the remaining input) plus
 /// <see cref="BinaryXmlReaderOptions.MaxDepth"/>. Anything malformed or truncated throws
 /// <see cref="BinaryXmlException"/> with the byte offset; no other exception escapes <see cref="Read"/>.
+/// The UTF-8 of character text inside an element (other than short ASCII, checked at once) is checked when its value
+/// is first taken (<see cref="GetString"/>, <see cref="CopyString"/>, <see cref="ValueSpan"/>, a typed getter), in the
+/// same pass that decodes it, or else by the next <see cref="Read"/>: malformed text fails there, with the same
+/// message and offset, and text is never handed out unchecked.
 /// Scope bookkeeping uses pooled arrays: call <see cref="Dispose"/> to return them. Do not copy the reader.
 /// </remarks>
 public ref partial struct BinaryXmlReader
@@ -36,6 +40,8 @@ public ref partial struct BinaryXmlReader
     public BinaryXmlReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
         : this(data, null, dictionary, session, options)
     {
+        // Text the caller reads is checked as it is decoded, in one pass; text passed over is checked by the next Read.
+        _s._contentTextChecks = TextChecks.DeferUtf8;
     }
 
     /// <summary>A reader over a new document that takes over <paramref name="reuse"/> (cleared here), the state of a
@@ -95,15 +101,24 @@ public ref partial struct BinaryXmlReader
     public bool Read()
     {
         ReaderState s = _s;
-        switch (s._pending)
+        PendingStep pending = s._pending;
+        if (pending != PendingStep.None)
         {
-            case PendingStep.PopScope:
+            if ((pending & PendingStep.CheckText) != 0)
+            {
+                CheckDeferredText();
+                pending = s._pending;
+            }
+            if (pending == PendingStep.PopScope)
+            {
                 s._pending = PendingStep.None;
                 PopScope();
-                break;
-            case PendingStep.EndElement:
+            }
+            else if (pending == PendingStep.EndElement)
+            {
                 EmitEndElement(s._tokenStart, s._recordType);
                 return true;
+            }
         }
         // Most reads are of content: the other phases are tested only when the reader is in one.
         if (s._phase != ReaderPhase.Content)
@@ -207,7 +222,9 @@ public ref partial struct BinaryXmlReader
             s._listPos = s._pos;
             return;
         }
-        ParseTextValue(start);
+        // The native reader may leave the UTF-8 check of longer text to the value's first read or the next Read
+        // (PendingStep.CheckText).
+        ParseTextValue(start, s._contentTextChecks);
         bool withEnd = (type & 1) != 0;
         if (s._depth == 0)
         {
@@ -217,12 +234,14 @@ public ref partial struct BinaryXmlReader
         s._pos = s._valueEnd;
         s._tokenType = BinaryXmlTokenType.Text;
         s._tokenDepth = s._depth;
-        if (withEnd) s._pending = PendingStep.EndElement;
+        if (withEnd) s._pending |= PendingStep.EndElement;
     }
 
     /// <summary>Outside the root element only whitespace text is allowed (dotnet-behaviour 6.2).</summary>
     private readonly void CheckTopLevelText(int start)
     {
+        // Malformed UTF-8 fails as such, before the whitespace test.
+        CheckDeferredText();
         switch ((RecordType)_s._valueType)
         {
             case RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text
@@ -738,7 +757,7 @@ public ref partial struct BinaryXmlReader
             s._phase = ReaderPhase.AttributeList;
             return;
         }
-        ParseTextValue(valueStart, trusted: true);
+        ParseTextValue(valueStart, TextChecks.None);
     }
 
     // ---- Arrays (MC-NBFX 2.3.3) -------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ internal sealed class ReaderState
     internal int _maxArrayLength;
     internal int _maxBytesPerRead;
     internal bool _requireBoundPrefixes;
+    internal TextChecks _contentTextChecks;  // DeferUtf8 for the native reader's own: content text checked when read or passed
     internal int _pos;
 
     // The current token.
@@ -138,6 +139,7 @@ internal sealed class ReaderState
         _session = null;
         _maxDepth = _maxStringContentLength = _maxArrayLength = _maxBytesPerRead = 0;
         _requireBoundPrefixes = false;
+        _contentTextChecks = TextChecks.All;
         _pos = 0;
         _tokenType = default;
         _tokenStart = _tokenDepth = 0;
@@ -213,9 +215,15 @@ internal struct AttributeRecord
 
 internal enum ReaderPhase : byte { Content, Attributes, AttributeList, ContentList, ArrayEnd }
 
+/// <summary>How much of a text record <c>ParseTextPayload</c> checks: everything, everything but the UTF-8 of a
+/// character payload (the native reader's content text, checked later), or nothing (a record validated before).</summary>
+internal enum TextChecks : byte { All, DeferUtf8, None }
+
 /// <summary>What the next Read does before anything else: close the scope of the EndElement token just reported, or
-/// report the end element a text record implied (…WithEndElement).</summary>
-internal enum PendingStep : byte { None, PopScope, EndElement }
+/// report the end element a text record implied (…WithEndElement); before either, check the UTF-8 of the Text token
+/// just reported when its check was deferred (<see cref="CheckText"/>, alone or with <see cref="EndElement"/>).</summary>
+[Flags]
+internal enum PendingStep : byte { None = 0, PopScope = 1, EndElement = 2, CheckText = 4 }
 
 internal enum NameKind : byte { None, Inline, Letter, Dictionary, Xml }
 
