@@ -118,20 +118,30 @@ public ref partial struct BinaryXmlReader
     /// <summary>
     /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are at most 32
     /// ASCII bytes, tested in one or two 16-byte vectors. Names and short values mostly are. The vectors may read past
-    /// the bytes (never past the input): false, without a verdict, where fewer than 16 (or 32) bytes remain.
+    /// the bytes (never past the input); within the last 16 (or 32) bytes of the input the bytes are tested out of line
+    /// (a small document is all such bytes). False where they are not ASCII, longer than 32 or run past the input.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsShortAscii(ReadOnlySpan<byte> data, int start, int length)
     {
         if (length <= 16) return IsAscii16(data, start, length);
-        return length <= 32 && data.Length - start >= 32
-            && (Vector128.Create(data.Slice(start, 16)) | FirstBytes(Vector128.Create(data.Slice(start + 16, 16)), length - 16)).ExtractMostSignificantBits() == 0;
+        if (length > 32) return false;
+        return data.Length - start >= 32
+            ? (Vector128.Create(data.Slice(start, 16)) | FirstBytes(Vector128.Create(data.Slice(start + 16, 16)), length - 16)).ExtractMostSignificantBits() == 0
+            : IsAsciiNearEnd(data, start, length);
     }
 
     /// <summary>As <see cref="IsShortAscii"/> for at most 16 bytes: one vector.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAscii16(ReadOnlySpan<byte> data, int start, int length)
-        => data.Length - start >= 16 && FirstBytes(Vector128.Create(data.Slice(start, 16)), length).ExtractMostSignificantBits() == 0;
+        => data.Length - start >= 16
+            ? FirstBytes(Vector128.Create(data.Slice(start, 16)), length).ExtractMostSignificantBits() == 0
+            : IsAsciiNearEnd(data, start, length);
+
+    /// <summary>Whether the bytes are within the input and ASCII, where too few bytes remain for a whole vector.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static bool IsAsciiNearEnd(ReadOnlySpan<byte> data, int start, int length)
+        => (uint)start <= (uint)data.Length && (uint)length <= (uint)(data.Length - start) && Ascii.IsValid(data.Slice(start, length));
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Vector128<byte> FirstBytes(Vector128<byte> bytes, int count)
