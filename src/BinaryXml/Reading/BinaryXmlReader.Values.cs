@@ -275,6 +275,8 @@ public ref partial struct BinaryXmlReader
     /// UnicodeChars; the bytes of Bytes records; the little-endian payload of fixed-size records; the item bytes of
     /// ArrayData.
     /// </summary>
+    /// <exception cref="BinaryXmlException">Character text whose check <see cref="Read"/> left to its first read is not
+    /// well-formed UTF-8.</exception>
     public readonly ReadOnlySpan<byte> ValueSpan
     {
         get
@@ -304,6 +306,8 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>The value as text, as MC-NBFX section 2 renders it (numbers invariant, base64 for bytes, a list space-separated).</summary>
+    /// <exception cref="BinaryXmlException">Character text whose check <see cref="Read"/> left to its first read is not
+    /// well-formed UTF-8 (checked while it is decoded).</exception>
     public readonly string GetString()
     {
         switch (_s._tokenType)
@@ -338,6 +342,8 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>Copies the value's text into <paramref name="destination"/>; returns the number of chars written.</summary>
     /// <exception cref="ArgumentException">The destination is too short.</exception>
+    /// <exception cref="BinaryXmlException">Character text whose check <see cref="Read"/> left to its first read is not
+    /// well-formed UTF-8 (checked while it is decoded).</exception>
     public readonly int CopyString(Span<char> destination)
     {
         if (_s._tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute)

@@ -17,9 +17,10 @@ namespace BinaryXml;
 /// <see cref="BinaryXmlReaderOptions.MaxDepth"/>. Anything malformed or truncated throws
 /// <see cref="BinaryXmlException"/> with the byte offset; no other exception escapes <see cref="Read"/>.
 /// The UTF-8 of character text inside an element (other than short ASCII, checked at once) is checked when its value
-/// is first taken (<see cref="GetString"/>, <see cref="CopyString"/>, <see cref="ValueSpan"/>, a typed getter), in the
-/// same pass that decodes it, or else by the next <see cref="Read"/>: malformed text fails there, with the same
-/// message and offset, and text is never handed out unchecked.
+/// is first taken (<see cref="GetString"/>, <see cref="CopyString"/>, <see cref="ValueSpan"/>, a typed getter, the
+/// <c>TryGet…</c> ones included), in the same pass that decodes it, or else by the next <see cref="Read"/>: malformed
+/// text fails there with <see cref="BinaryXmlException"/>, the same message and offset, and text is never handed out
+/// unchecked.
 /// Scope bookkeeping uses pooled arrays: call <see cref="Dispose"/> to return them. Do not copy the reader.
 /// </remarks>
 public ref partial struct BinaryXmlReader
