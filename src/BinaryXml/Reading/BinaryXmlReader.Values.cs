@@ -356,7 +356,7 @@ public ref partial struct BinaryXmlReader
                     OperationStatus status = Utf8.ToUtf16(payload, destination, out _, out int written, replaceInvalidSequences: false);
                     if (status == OperationStatus.InvalidData) FailInvalidUtf8(_s._recordType, _s._valueStart);
                     if (status != OperationStatus.Done) throw new ArgumentException("The destination is too short.", nameof(destination));
-                    _s._pending &= ~PendingStep.CheckText;
+                    TextChecked();
                     return written;
                 case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
                     if (destination.Length < payload.Length / 2) throw new ArgumentException("The destination is too short.", nameof(destination));
@@ -379,17 +379,20 @@ public ref partial struct BinaryXmlReader
     private readonly void CheckDeferredText()
     {
         if (!TextUnchecked) return;
-        if (!Utf8.IsValid(_data.Slice(_s._valueStart, _s._valueLength))) FailInvalidUtf8(_s._recordType, _s._valueStart);
-        _s._pending &= ~PendingStep.CheckText;
+        if (!Utf8.IsValid(Payload)) FailInvalidUtf8(_s._recordType, _s._valueStart);
+        TextChecked();
     }
 
     /// <summary>Decodes the current Text token, whose check <see cref="Read"/> deferred, checking it in the same pass.</summary>
     private readonly string DecodeDeferredText()
     {
-        if (!TextFormatting.TryDecodeUtf8(_data.Slice(_s._valueStart, _s._valueLength), out string? text)) FailInvalidUtf8(_s._recordType, _s._valueStart);
-        _s._pending &= ~PendingStep.CheckText;
+        if (!TextFormatting.TryDecodeUtf8(Payload, out string? text)) FailInvalidUtf8(_s._recordType, _s._valueStart);
+        TextChecked();
         return text;
     }
+
+    /// <summary>The current Text token's UTF-8 is known well-formed: the next <see cref="Read"/> does not check it again.</summary>
+    private readonly void TextChecked() => _s._pending &= ~PendingStep.CheckText;
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     private static void FailInvalidUtf8(byte type, int payloadStart) => Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), payloadStart);
