@@ -231,6 +231,79 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Every_token_reports_only_its_own_names_and_value()
+    {
+        // Each token follows one with a value or names of its own: a start tag after text, text after an attribute,
+        // an end tag after typed text that closes its element, a comment after text, a list, array items, and text
+        // after them. The reader does not clear the token's fields between tokens (see ClearToken): a name or value
+        // a token does not have must not show the previous token's.
+        NbfsDictionary.Instance.TryLookup("Envelope", out XmlDictionaryString? envelope);
+        NbfsDictionary.Instance.TryLookup("Action", out XmlDictionaryString? action);
+        var buffer = new ArrayBufferWriter<byte>();
+        var w = new BinaryXmlWriter(buffer, NbfsDictionary.Instance);
+        w.WriteStartElement("p", "r", "urn:p");
+        w.WriteAttributeString("p", "a", "urn:p", "12");
+        w.WriteValue(123);
+        w.WriteStartElement("e");
+        w.WriteEndElement();
+        w.WriteString("abc");
+        w.WriteComment("c");
+        w.WriteStartElement("n");
+        w.WriteValue(7L);
+        w.WriteEndElement();
+        w.WriteStartElement("p", "x", "urn:p");
+        w.WriteString("x");
+        w.WriteEndElement();
+        w.WriteStartElement(null, envelope!, null);
+        w.WriteString(action!);
+        w.WriteEndElement();
+        w.WriteStartElement("l");
+        w.WriteAttributeString("b", "x y");
+        w.WriteStartList();
+        w.WriteValue(1);
+        w.WriteValue(true);
+        w.WriteEndList();
+        w.WriteEndElement();
+        w.WriteArray(null, "d", null, new double[] { 1.5, 2.5 });
+        w.WriteValue(Guid.Empty);
+        w.WriteString("é");
+        w.WriteEndElement();
+        w.Flush();
+
+        var seen = new HashSet<BinaryXmlTokenType>();
+        var r = new BinaryXmlReader(buffer.WrittenSpan, NbfsDictionary.Instance);
+        do
+        {
+            seen.Add(r.TokenType);
+            bool named = r.TokenType is BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement or BinaryXmlTokenType.Attribute
+                or BinaryXmlTokenType.NamespaceDeclaration or BinaryXmlTokenType.ArrayData;
+            if (!named)
+            {
+                Assert.True(r.Prefix.IsEmpty, $"{r.TokenType} at {r.TokenStartIndex} has a prefix");
+                Assert.True(r.LocalName.IsEmpty, $"{r.TokenType} at {r.TokenStartIndex} has a local name");
+                Assert.True(r.NamespaceUri.IsEmpty, $"{r.TokenType} at {r.TokenStartIndex} has a namespace");
+            }
+            else
+            {
+                Assert.False(r.LocalName.IsEmpty && r.TokenType != BinaryXmlTokenType.NamespaceDeclaration, $"{r.TokenType} at {r.TokenStartIndex} has no local name");
+            }
+            if (!r.HasValue)
+            {
+                Assert.True(r.ValueSpan.IsEmpty, $"{r.TokenType} at {r.TokenStartIndex} has a value");
+                Assert.Equal(0, (int)r.ValueType);
+                Assert.False(r.TryGetDictionaryString(out _), $"{r.TokenType} at {r.TokenStartIndex} has a dictionary string");
+                bool typed = true;
+                try { r.TryGetInt64(out _); }
+                catch (InvalidOperationException) { typed = false; }
+                Assert.False(typed, $"{r.TokenType} at {r.TokenStartIndex} has a typed value");
+            }
+        }
+        while (r.Read());
+        r.Dispose();
+        Assert.Equal(Enum.GetValues<BinaryXmlTokenType>().Length, seen.Count);
+    }
+
+    [Fact]
     public void Skip_moves_past_the_element_and_CopyString_copies_text()
     {
         byte[] data = Hex.Parse("40 01 72 40 01 61 04 01 78 A8 40 01 62 98 01 79 01 01 40 01 63 B7 04 E5 65 2C 67 01");

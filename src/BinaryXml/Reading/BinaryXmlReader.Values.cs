@@ -164,10 +164,10 @@ public ref partial struct BinaryXmlReader
     // ---- Names -----------------------------------------------------------------------------------------------
 
     /// <summary>The prefix of the element, attribute or (for a namespace declaration) the declared prefix; empty when none.</summary>
-    public readonly BinaryXmlName Prefix => GetName(_s._prefix);
+    public readonly BinaryXmlName Prefix => GetName(PrefixRef);
 
     /// <summary>The local name of the element or attribute (on EndElement and ArrayData: of the element).</summary>
-    public readonly BinaryXmlName LocalName => GetName(_s._localName);
+    public readonly BinaryXmlName LocalName => GetName(LocalNameRef);
 
     /// <summary>
     /// The namespace URI: of the element or attribute (resolved from the declarations in scope; an attribute
@@ -193,7 +193,16 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Whether the current token has a prefix (an element's, an attribute's, or the one a namespace declaration declares).</summary>
-    internal readonly bool HasPrefix => _s._prefix.Kind != NameKind.None;
+    internal readonly bool HasPrefix => PrefixRef.Kind != NameKind.None;
+
+    /// <summary>
+    /// Whether the token has names: start and end tags, attributes, namespace declarations and array data do. Other
+    /// tokens leave the names of the token before them in place (see <see cref="ClearToken"/>).
+    /// </summary>
+    private readonly bool HasNames => ((1 << (int)_s._tokenType) & NamedTokens) != 0;
+
+    private const int NamedTokens = 1 << (int)BinaryXmlTokenType.StartElement | 1 << (int)BinaryXmlTokenType.EndElement
+        | 1 << (int)BinaryXmlTokenType.Attribute | 1 << (int)BinaryXmlTokenType.NamespaceDeclaration | 1 << (int)BinaryXmlTokenType.ArrayData;
 
     /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
     internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
@@ -202,13 +211,13 @@ public ref partial struct BinaryXmlReader
     /// On a NamespaceDeclaration, where the declared namespace is; on an Attribute with a prefix, where its resolved
     /// namespace is (none for an unbound prefix).
     /// </summary>
-    internal readonly NameRef NamespaceValueRef => _s._nsValue;
+    internal readonly NameRef NamespaceValueRef => HasNames ? _s._nsValue : default;
 
     /// <summary>Where the current token's prefix is: inline bytes, a letter, or none.</summary>
-    internal readonly NameRef PrefixRef => _s._prefix;
+    internal readonly NameRef PrefixRef => HasNames ? _s._prefix : default;
 
     /// <summary>Where the current token's local name is: inline bytes (offset and length in the input), a dictionary id, or none.</summary>
-    internal readonly NameRef LocalNameRef => _s._localName;
+    internal readonly NameRef LocalNameRef => HasNames ? _s._localName : default;
 
     /// <summary>Looks up the namespace bound to a prefix in the current scope (the empty prefix and "xml" are always bound).</summary>
     public readonly bool TryLookupNamespace(ReadOnlySpan<byte> prefixUtf8, out BinaryXmlName ns)
@@ -268,7 +277,7 @@ public ref partial struct BinaryXmlReader
     /// The plain (even) record type of the value: the text record of a Text or Attribute token
     /// (<see cref="RecordType.StartListText"/> for a list-valued attribute), the item type of ArrayData.
     /// </summary>
-    public readonly RecordType ValueType => (RecordType)_s._valueType;
+    public readonly RecordType ValueType => HasValue ? (RecordType)_s._valueType : 0;
 
     /// <summary>
     /// The raw payload of the value: UTF-8 for Chars records, comments and inline namespaces; UTF-16LE for
@@ -282,6 +291,8 @@ public ref partial struct BinaryXmlReader
         get
         {
             if (_s._tokenType == BinaryXmlTokenType.NamespaceDeclaration) return NameBytes(_s._nsValue);
+            // Tags keep the place of the value before them (see ClearToken).
+            if (!HasValue) return default;
             CheckDeferredText();
             return _data.Slice(_s._valueStart, _s._valueLength);
         }

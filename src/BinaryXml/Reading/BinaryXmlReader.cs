@@ -155,10 +155,12 @@ public ref partial struct BinaryXmlReader
     private bool ReadContent()
     {
         ReaderState s = _s;
-        ClearToken();
+        // No ClearToken for the common tokens: each sets the fields it has, and names and values are read only on
+        // tokens that have them (see ClearToken).
         if (s._pos >= _data.Length)
         {
             if (s._depth > 0) ThrowUnclosed();
+            ClearToken();
             s._tokenType = BinaryXmlTokenType.None;
             s._tokenStart = s._pos;
             s._tokenDepth = 0;
@@ -189,12 +191,14 @@ public ref partial struct BinaryXmlReader
                 return true;
             case RecordFamily.Comment:
             {
-                s._localName = ReadInlineString(start + 1, out s._pos, "comment");
-                CheckStringQuota(_data.Slice(s._localName.Offset, s._localName.Length), utf16: false, start);
+                // A comment has no name (as XmlReader's): its text is its value.
+                ClearToken();
+                NameRef text = ReadInlineString(start + 1, out s._pos, "comment");
+                CheckStringQuota(_data.Slice(text.Offset, text.Length), utf16: false, start);
                 s._tokenType = BinaryXmlTokenType.Comment;
                 s._tokenDepth = s._depth;
-                s._valueStart = s._localName.Offset;
-                s._valueLength = s._localName.Length;
+                s._valueStart = text.Offset;
+                s._valueLength = text.Length;
                 s._valueEnd = s._pos;
                 return true;
             }
@@ -216,6 +220,7 @@ public ref partial struct BinaryXmlReader
         if (type == (byte)RecordType.StartListText)
         {
             // Like typed records, a list outside the root element is accepted, as .NET's reader accepts it.
+            ClearToken();
             s._pos = start + 1;
             s._tokenType = BinaryXmlTokenType.StartList;
             s._tokenDepth = s._depth;
@@ -311,6 +316,12 @@ public ref partial struct BinaryXmlReader
         if ((type & 1) != 0) Fail("{0} cannot appear inside a list", RecordTypes.GetName(type), start);
     }
 
+    /// <summary>
+    /// Clears the token's names and value. The common tokens (start and end tags, text) do not: each sets only the
+    /// fields it has, and the others keep the previous token's. Names are therefore read only on tokens that have
+    /// them (<see cref="HasNames"/>), values only on tokens that have one (<see cref="HasValue"/>, or the token
+    /// type tested first).
+    /// </summary>
     private void ClearToken()
     {
         ReaderState s = _s;
@@ -323,11 +334,10 @@ public ref partial struct BinaryXmlReader
         s._valueEnd = 0;
     }
 
-    /// <summary>Clears the token and gives it the name of the innermost open element (for EndElement and ArrayData).</summary>
+    /// <summary>Gives the token the name of the innermost open element (for EndElement and ArrayData).</summary>
     private void SetInnermostElementName()
     {
         ReaderState s = _s;
-        ClearToken();
         ref ElementScope element = ref s._scopes![s._depth - 1];
         s._prefix = element.Prefix;
         s._localName = element.LocalName;
