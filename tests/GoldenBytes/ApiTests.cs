@@ -275,6 +275,10 @@ public sealed class ApiTests
         do
         {
             seen.Add(r.TokenType);
+            // Every token but the first and array items points at its record (an end tag at its EndElement record or
+            // at the text record that closes the element).
+            if (r.TokenType is not (BinaryXmlTokenType.None or BinaryXmlTokenType.ArrayData))
+                Assert.Equal((byte)r.RecordType, buffer.WrittenSpan[r.TokenStartIndex]);
             bool named = r.TokenType is BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement or BinaryXmlTokenType.Attribute
                 or BinaryXmlTokenType.NamespaceDeclaration or BinaryXmlTokenType.ArrayData;
             if (!named)

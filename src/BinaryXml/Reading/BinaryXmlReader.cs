@@ -117,7 +117,7 @@ public ref partial struct BinaryXmlReader
             }
             else if (pending == PendingStep.EndElement)
             {
-                EmitEndElement(s._tokenStart, s._recordType);
+                EmitEndElement();
                 return true;
             }
         }
@@ -187,7 +187,7 @@ public ref partial struct BinaryXmlReader
             case RecordFamily.EndElement:
                 if (s._depth == 0) Fail("An EndElement record has no open element to close", start);
                 s._pos = start + 1;
-                EmitEndElement(start, type);
+                EmitEndElement();
                 return true;
             case RecordFamily.Comment:
             {
@@ -345,11 +345,18 @@ public ref partial struct BinaryXmlReader
 
     private void EmitEndElement(int recordStart, byte recordType)
     {
+        _s._tokenStart = recordStart;
+        _s._recordType = recordType;
+        EmitEndElement();
+    }
+
+    /// <summary>An EndElement token from the record the token start and record type already give (an EndElement
+    /// record, or the text record whose end element it is).</summary>
+    private void EmitEndElement()
+    {
         ReaderState s = _s;
         SetInnermostElementName();
         s._tokenType = BinaryXmlTokenType.EndElement;
-        s._tokenStart = recordStart;
-        s._recordType = recordType;
         s._tokenDepth = s._depth - 1;
         s._pending = PendingStep.PopScope;
     }
@@ -413,13 +420,19 @@ public ref partial struct BinaryXmlReader
         s._prefix = prefix;
         s._localName = local;
         s._tokenType = BinaryXmlTokenType.StartElement;
-        s._tokenStart = start;
-        s._recordType = _data[start];
+        // The token's start and record type are the caller's: ReadContent's record, or the Array record around it.
         s._tokenDepth = s._depth - 1;
         s._isArray = isArray;
         // Without attributes or array items the next read is the element's content.
-        s._phase = s._attrCount != 0 || isArray ? ReaderPhase.Attributes : ReaderPhase.Content;
-        s._attrIndex = 0;
+        if (s._attrCount != 0 || isArray)
+        {
+            s._phase = ReaderPhase.Attributes;
+            s._attrIndex = 0;
+        }
+        else
+        {
+            s._phase = ReaderPhase.Content;
+        }
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
