@@ -195,29 +195,35 @@ public ref partial struct BinaryXmlReader
     /// <summary>Whether the current token has a prefix (an element's, an attribute's, or the one a namespace declaration declares).</summary>
     internal readonly bool HasPrefix => PrefixRef.Kind != NameKind.None;
 
-    /// <summary>
-    /// Whether the token has names: start and end tags, attributes, namespace declarations and array data do. Other
-    /// tokens leave the names of the token before them in place (see <see cref="ClearToken"/>).
-    /// </summary>
-    private readonly bool HasNames => ((1 << (int)_s._tokenType) & NamedTokens) != 0;
+    /// <summary>Whether the token is a start or end tag or array data: its names are those of the innermost open element.</summary>
+    private readonly bool IsElementToken => ((1 << (int)_s._tokenType) & ElementTokens) != 0;
 
-    private const int NamedTokens = 1 << (int)BinaryXmlTokenType.StartElement | 1 << (int)BinaryXmlTokenType.EndElement
-        | 1 << (int)BinaryXmlTokenType.Attribute | 1 << (int)BinaryXmlTokenType.NamespaceDeclaration | 1 << (int)BinaryXmlTokenType.ArrayData;
+    /// <summary>
+    /// Whether the token is an attribute or namespace declaration, with names of its own. Other tokens leave the
+    /// names of the token before them in place (see <see cref="ClearToken"/>).
+    /// </summary>
+    private readonly bool IsAttributeToken => _s._tokenType is BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration;
+
+    private const int ElementTokens = 1 << (int)BinaryXmlTokenType.StartElement | 1 << (int)BinaryXmlTokenType.EndElement
+        | 1 << (int)BinaryXmlTokenType.ArrayData;
+
+    /// <summary>The innermost open element: on a start tag the one it opened, on an end tag the one it closes (popped at the next read).</summary>
+    private readonly ref ElementScope InnermostElement => ref _s._scopes![_s._depth - 1];
 
     /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
-    internal readonly NameRef ElementNamespace => _s._scopes![_s._depth - 1].Namespace;
+    internal readonly NameRef ElementNamespace => InnermostElement.Namespace;
 
     /// <summary>
     /// On a NamespaceDeclaration, where the declared namespace is; on an Attribute with a prefix, where its resolved
     /// namespace is (none for an unbound prefix).
     /// </summary>
-    internal readonly NameRef NamespaceValueRef => HasNames ? _s._nsValue : default;
+    internal readonly NameRef NamespaceValueRef => IsAttributeToken ? _s._nsValue : default;
 
     /// <summary>Where the current token's prefix is: inline bytes, a letter, or none.</summary>
-    internal readonly NameRef PrefixRef => HasNames ? _s._prefix : default;
+    internal readonly NameRef PrefixRef => IsElementToken ? InnermostElement.Prefix : IsAttributeToken ? _s._prefix : default;
 
     /// <summary>Where the current token's local name is: inline bytes (offset and length in the input), a dictionary id, or none.</summary>
-    internal readonly NameRef LocalNameRef => HasNames ? _s._localName : default;
+    internal readonly NameRef LocalNameRef => IsElementToken ? InnermostElement.LocalName : IsAttributeToken ? _s._localName : default;
 
     /// <summary>Looks up the namespace bound to a prefix in the current scope (the empty prefix and "xml" are always bound).</summary>
     public readonly bool TryLookupNamespace(ReadOnlySpan<byte> prefixUtf8, out BinaryXmlName ns)

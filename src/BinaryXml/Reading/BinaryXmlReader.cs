@@ -318,9 +318,9 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>
     /// Clears the token's names and value. The common tokens (start and end tags, text) do not: each sets only the
-    /// fields it has, and the others keep the previous token's. Names are therefore read only on tokens that have
-    /// them (<see cref="HasNames"/>), values only on tokens that have one (<see cref="HasValue"/>, or the token
-    /// type tested first).
+    /// fields it has, and the others keep the previous token's. Names are therefore read from the innermost element
+    /// on tags (<see cref="IsElementToken"/>), from the token on attributes (<see cref="IsAttributeToken"/>), and
+    /// values only on tokens that have one (<see cref="HasValue"/>, or the token type tested first).
     /// </summary>
     private void ClearToken()
     {
@@ -332,15 +332,6 @@ public ref partial struct BinaryXmlReader
         s._valueStart = 0;
         s._valueLength = 0;
         s._valueEnd = 0;
-    }
-
-    /// <summary>Gives the token the name of the innermost open element (for EndElement and ArrayData).</summary>
-    private void SetInnermostElementName()
-    {
-        ReaderState s = _s;
-        ref ElementScope element = ref s._scopes![s._depth - 1];
-        s._prefix = element.Prefix;
-        s._localName = element.LocalName;
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
@@ -355,7 +346,7 @@ public ref partial struct BinaryXmlReader
     private void EmitEndElement()
     {
         ReaderState s = _s;
-        SetInnermostElementName();
+        // Its names are the innermost element's (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.EndElement;
         s._tokenDepth = s._depth - 1;
         s._pending = PendingStep.PopScope;
@@ -417,8 +408,7 @@ public ref partial struct BinaryXmlReader
         if (s._attrCount != 0) ValidateStartTag(start, ref element);
         else element.Namespace = ResolveElementNamespace(start, prefix);
         s._pos = p;
-        s._prefix = prefix;
-        s._localName = local;
+        // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
         // The token's start and record type are the caller's: ReadContent's record, or the Array record around it.
         s._tokenDepth = s._depth - 1;
@@ -816,7 +806,6 @@ public ref partial struct BinaryXmlReader
 
     private void EmitArrayData()
     {
-        SetInnermostElementName();
         _s._tokenType = BinaryXmlTokenType.ArrayData;
         _s._tokenStart = _s._arrayDataStart;
         _s._recordType = _s._arrayItemType;
