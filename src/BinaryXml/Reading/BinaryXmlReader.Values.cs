@@ -12,12 +12,13 @@ namespace BinaryXml;
 public ref partial struct BinaryXmlReader
 {
     /// <summary>Parses the text record at <paramref name="start"/> into the token's value, checked as
-    /// <paramref name="checks"/> says.</summary>
-    private void ParseTextValue(int start, TextChecks checks = TextChecks.All)
+    /// <paramref name="checks"/> says; returns the offset after the record.</summary>
+    private int ParseTextValue(int start, TextChecks checks = TextChecks.All)
     {
         ReaderState s = _s;
-        s._valueEnd = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength, checks);
+        int end = ParseTextPayload(start, out byte type, out s._valueStart, out s._valueLength, checks);
         s._valueType = type;
+        return end;
     }
 
     /// <summary>

@@ -199,7 +199,6 @@ public ref partial struct BinaryXmlReader
                 s._tokenDepth = s._depth;
                 s._valueStart = text.Offset;
                 s._valueLength = text.Length;
-                s._valueEnd = s._pos;
                 return true;
             }
             case RecordFamily.Array:
@@ -230,14 +229,14 @@ public ref partial struct BinaryXmlReader
         }
         // The native reader may leave the UTF-8 check of longer text to the value's first read or the next Read
         // (PendingStep.CheckText).
-        ParseTextValue(start, s._contentTextChecks);
+        int end = ParseTextValue(start, s._contentTextChecks);
         bool withEnd = (type & 1) != 0;
         if (s._depth == 0)
         {
             if (withEnd) Fail("{0} implies an end element outside any element", RecordTypes.GetName(type), start);
             CheckTopLevelText(start);
         }
-        s._pos = s._valueEnd;
+        s._pos = end;
         s._tokenType = BinaryXmlTokenType.Text;
         s._tokenDepth = s._depth;
         if (withEnd) s._pending |= PendingStep.EndElement;
@@ -303,8 +302,7 @@ public ref partial struct BinaryXmlReader
             return;
         }
         CheckListItem(start, type);
-        ParseTextValue(start);
-        s._listPos = s._valueEnd;
+        s._listPos = ParseTextValue(start);
         if (s._phase == ReaderPhase.ContentList) s._pos = s._listPos;
         s._tokenType = BinaryXmlTokenType.Text;
     }
@@ -331,7 +329,6 @@ public ref partial struct BinaryXmlReader
         s._valueType = 0;
         s._valueStart = 0;
         s._valueLength = 0;
-        s._valueEnd = 0;
     }
 
     private void EmitEndElement(int recordStart, byte recordType)
@@ -757,7 +754,6 @@ public ref partial struct BinaryXmlReader
         if (attribute.IsXmlns)
         {
             s._tokenType = BinaryXmlTokenType.NamespaceDeclaration;
-            s._valueEnd = end;
             return;
         }
         s._tokenType = BinaryXmlTokenType.Attribute;
@@ -766,7 +762,6 @@ public ref partial struct BinaryXmlReader
             s._valueType = (byte)RecordType.StartListText;
             s._valueStart = valueStart + 1;
             s._valueLength = end - 1 - s._valueStart;
-            s._valueEnd = end;
             s._listPos = valueStart + 1;
             s._phase = ReaderPhase.AttributeList;
             return;
@@ -814,7 +809,6 @@ public ref partial struct BinaryXmlReader
         _s._valueStart = _s._arrayDataStart;
         BinaryXmlPrimitives.IsArrayItemType((RecordType)_s._arrayItemType, out int itemSize);
         _s._valueLength = _s._arrayCount * itemSize;
-        _s._valueEnd = _s._valueStart + _s._valueLength;
         _s._arrayLength = _s._arrayCount;
         _s._arrayCount = 0;
         _s._phase = ReaderPhase.ArrayEnd;

@@ -52,7 +52,6 @@ internal sealed class ReaderState
     internal byte _valueType;           // the value's text record type (even form), 0 when none
     internal int _valueStart;
     internal int _valueLength;
-    internal int _valueEnd;
     internal bool _isArray;
     internal int _arrayLength;
 
@@ -146,7 +145,7 @@ internal sealed class ReaderState
         _recordType = 0;
         _prefix = _localName = _nsValue = default;
         _valueType = 0;
-        _valueStart = _valueLength = _valueEnd = 0;
+        _valueStart = _valueLength = 0;
         _isArray = false;
         _arrayLength = 0;
         _phase = default;
