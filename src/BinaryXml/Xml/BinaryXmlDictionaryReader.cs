@@ -617,27 +617,28 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             case BinaryXmlTokenType.Text:
             {
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
+                RecordType valueType = r.ValueType;
                 _textClosesElement = withEnd;
-                bool bytes = IsBytes(r.ValueType);
-                Type type = withEnd || bytes ? RecordTypes.GetValueType(r.ValueType) : typeof(string);
+                bool bytes = IsBytes(valueType);
+                Type type = withEnd || bytes ? RecordTypes.GetValueType(valueType) : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
-                _textRecord = r.ValueType;
-                if (withEnd && IsAtomicType(r.ValueType))
+                _textRecord = valueType;
+                if (withEnd && IsAtomicType(valueType))
                 {
                     // A typed value closing its element (.NET's "atomic" value): kept as the record, converted
                     // directly by ReadContentAs*, formatted as a string only if Value is asked for.
                     SetNode(XmlNodeType.Text, r.CurrentDepth, "", type);
                     _value = null;
-                    _atomic = r.ValueType;
+                    _atomic = valueType;
                     _valueLocation = r.CurrentValue;
                     return true;
                 }
-                if (r.TryGetDictionaryString(out XmlDictionaryString? d))
+                if (valueType == RecordType.DictionaryText && r.TryGetDictionaryString(out XmlDictionaryString? d))
                 {
                     SetNode(XmlNodeType.Text, r.CurrentDepth, d.Value, type);
                     _valueDictionary = d;
                 }
-                else if (r.ValueType == RecordType.QNameDictionaryText)
+                else if (valueType == RecordType.QNameDictionaryText)
                 {
                     SetNode(XmlNodeType.Text, r.CurrentDepth, r.GetString(), type);
                 }
