@@ -246,6 +246,9 @@ public static class WriterScript
         {
             case "StartElement":
                 if (a[1] is DictRef dl) w.WriteStartElement(S(a[0]), ctx.Resolve(dl), a[2] is DictRef dn ? ctx.Resolve(dn) : null);
+                // Without prefix and namespace, the one-name overload (its own fast path; the drop-in writer's tests
+                // reach the three-name one with nulls).
+                else if (a[0] is null && a[2] is null) w.WriteStartElement(S(a[1])!);
                 else w.WriteStartElement(S(a[0]), S(a[1])!, S(a[2]));
                 break;
             case "EndElement": w.WriteEndElement(); break;
@@ -256,7 +259,10 @@ public static class WriterScript
                 break;
             case "EndAttribute": w.WriteEndAttribute(); break;
             case "AttributeString": w.WriteAttributeString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
-            case "ElementString": w.WriteElementString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
+            case "ElementString":
+                if (a[0] is null && a[2] is null) w.WriteElementString(S(a[1])!, S(a[3]));
+                else w.WriteElementString(S(a[0]), S(a[1])!, S(a[2]), S(a[3]));
+                break;
             case "Xmlns":
                 if (a[1] is DictRef xn) w.WriteXmlnsAttribute(S(a[0]), ctx.Resolve(xn));
                 else w.WriteXmlnsAttribute(S(a[0]), S(a[1])!);

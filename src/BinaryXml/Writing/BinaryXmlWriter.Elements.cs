@@ -94,8 +94,9 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Starts an element with no prefix in the current default namespace.</summary>
     public void WriteStartElement(string localName)
     {
-        // The common case (inside an element, nothing pending) needs no checks beyond the name's.
-        if (InPlainContent && !ReportResolvedPrefixes && !string.IsNullOrEmpty(localName))
+        // The common case (inside an element, nothing pending) needs no checks beyond the name's; the root (tested only
+        // when that fails, to keep the common test short) neither.
+        if ((InPlainContent && !ReportResolvedPrefixes || CanStartPlainElement) && !string.IsNullOrEmpty(localName))
         {
             _writeState = WriteState.Element;
             _nsMgr.EnterScope();
@@ -240,6 +241,13 @@ public sealed partial class BinaryXmlWriter
         WriteEndElementInAnyState();
     }
 
+    /// <summary>Leaves the scope of an element that declared nothing (the end of <see cref="ExitScope"/> for it).</summary>
+    private void ExitPlainScope()
+    {
+        if (--_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        _writeState = WriteState.Content;
+    }
+
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private void WriteEndElementInAnyState()
     {
@@ -265,7 +273,20 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Writes a complete element with string content (no record for empty content).</summary>
-    public void WriteElementString(string localName, string? value) => WriteElementString(null, localName, null, value);
+    public void WriteElementString(string localName, string? value)
+    {
+        // The common case as one step: what the three calls below do when nothing is pending and nothing is declared.
+        if (CanStartPlainElement && !string.IsNullOrEmpty(localName) && !_inList)
+        {
+            _nsMgr.EnterScope();
+            WriteNodeWithName(RecordType.ShortElement, localName);
+            if (!string.IsNullOrEmpty(value)) WriteTextNode(value.AsSpan());
+            WriteEndElementNode();
+            ExitPlainScope();
+            return;
+        }
+        WriteElementString(null, localName, null, value);
+    }
 
     /// <summary>Writes a complete element with string content.</summary>
     public void WriteElementString(string? prefix, string localName, string? ns, string? value)
@@ -306,6 +327,18 @@ public sealed partial class BinaryXmlWriter
     {
         if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
         _writeState = writeState;
+    }
+
+    /// <summary>
+    /// Where a start tag without prefix or namespace needs no state work before its record: inside content, an open
+    /// start tag with nothing to declare, or before the root (not after it once <see cref="WriteStartDocument"/> was
+    /// called), with no base64 bytes held back and no resolved prefixes to report.
+    /// </summary>
+    private bool CanStartPlainElement
+    {
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        get => (_writeState is WriteState.Content or WriteState.Start or WriteState.Prolog || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork))
+            && _trailByteCount == 0 && _documentState != DocumentState.Epilog && !ReportResolvedPrefixes;
     }
 
     /// <summary>
