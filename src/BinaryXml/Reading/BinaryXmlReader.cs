@@ -81,7 +81,7 @@ public ref partial struct BinaryXmlReader
     public readonly RecordType RecordType => (RecordType)_s._recordType;
 
     /// <summary>The depth as <see cref="XmlReader.Depth"/> counts it: the root element is 0, its attributes and content 1.</summary>
-    public readonly int CurrentDepth => _s._tokenDepth;
+    public readonly int CurrentDepth => _s._tokenType is BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement ? _s._depth - 1 : _s._tokenDepth;
 
     /// <summary>The offset of the current token's record.</summary>
     public readonly int TokenStartIndex => _s._tokenStart;
@@ -345,7 +345,6 @@ public ref partial struct BinaryXmlReader
         ReaderState s = _s;
         // Its names are the innermost element's (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.EndElement;
-        s._tokenDepth = s._depth - 1;
         s._pending = PendingStep.PopScope;
     }
 
@@ -410,7 +409,7 @@ public ref partial struct BinaryXmlReader
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
         // The token's start and record type are the caller's: ReadContent's record, or the Array record around it.
-        s._tokenDepth = s._depth - 1;
+        // Its depth is the element's (see CurrentDepth).
         s._isArray = isArray;
         // Without attributes or array items the next read is the element's content.
         if (s._attrCount != 0 || isArray)
@@ -832,11 +831,11 @@ public ref partial struct BinaryXmlReader
     {
         if (_s._tokenType is not (BinaryXmlTokenType.StartElement or BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration)) return;
         // The element's depth as CurrentDepth reports it: attributes are one deeper than their element.
-        int elementDepth = _s._tokenType == BinaryXmlTokenType.StartElement ? _s._tokenDepth : _s._tokenDepth - 1;
+        int elementDepth = _s._tokenType == BinaryXmlTokenType.StartElement ? CurrentDepth : CurrentDepth - 1;
         while (ReadPassingAttributes())
         {
-            if (_s._tokenType == BinaryXmlTokenType.ArrayData && _s._tokenDepth - 1 == elementDepth) return;
-            if (_s._tokenType == BinaryXmlTokenType.EndElement && _s._tokenDepth == elementDepth) return;
+            if (_s._tokenType == BinaryXmlTokenType.ArrayData && CurrentDepth - 1 == elementDepth) return;
+            if (_s._tokenType == BinaryXmlTokenType.EndElement && CurrentDepth == elementDepth) return;
         }
     }
 
