@@ -288,8 +288,10 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Whether the token has a value: Text, Attribute, NamespaceDeclaration, Comment and ArrayData do.</summary>
-    public readonly bool HasValue => _s._tokenType is BinaryXmlTokenType.Text or BinaryXmlTokenType.Attribute
-        or BinaryXmlTokenType.NamespaceDeclaration or BinaryXmlTokenType.Comment or BinaryXmlTokenType.ArrayData;
+    public readonly bool HasValue => ((1 << (int)_s._tokenType) & ValueTokens) != 0;
+
+    private const int ValueTokens = 1 << (int)BinaryXmlTokenType.Text | 1 << (int)BinaryXmlTokenType.Attribute
+        | 1 << (int)BinaryXmlTokenType.NamespaceDeclaration | 1 << (int)BinaryXmlTokenType.Comment | 1 << (int)BinaryXmlTokenType.ArrayData;
 
     /// <summary>
     /// The plain (even) record type of the value: the text record of a Text or Attribute token

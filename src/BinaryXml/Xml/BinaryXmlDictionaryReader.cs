@@ -738,25 +738,26 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 SetIfChanged(ref a.Namespace, "");
                 a.NamespaceDictionary = null;
             }
-            a.Atomic = IsAtomicType(r.ValueType) ? r.ValueType : 0;
+            RecordType recordValueType = r.ValueType;
+            a.Atomic = IsAtomicType(recordValueType) ? recordValueType : 0;
             a.AtomicValue = r.CurrentValue;
             XmlDictionaryString? valueDictionary = null;
             string? value;
             Type valueType;
-            if (r.ValueType == RecordType.StartListText)
+            if (recordValueType == RecordType.StartListText)
             {
                 value = ReadListItems(ref r, out _);
                 valueType = typeof(object[]);
             }
             else
             {
-                valueType = RecordTypes.GetValueType(r.ValueType);
+                valueType = RecordTypes.GetValueType(recordValueType);
                 if (r.TryGetDictionaryString(out XmlDictionaryString? d))
                 {
                     value = d.Value;
                     valueDictionary = d;
                 }
-                else if (prefix != "xml" && (a.Atomic != 0 ? r.ValueType != RecordType.QNameDictionaryText : r.ValueType is RecordType.Chars8Text
+                else if (prefix != "xml" && (a.Atomic != 0 ? recordValueType != RecordType.QNameDictionaryText : recordValueType is RecordType.Chars8Text
                     or RecordType.Chars16Text or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text
                     or RecordType.UnicodeChars32Text or RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text))
                 {
