@@ -402,9 +402,7 @@ public ref partial struct BinaryXmlReader
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ref ElementScope element = ref s._scopes![s._depth - 1];
         if (s._attrCount != 0) ValidateStartTag(start, ref element);
-        // The empty prefix is always bound: its namespace is found when asked for (ElementNamespace), the others' here
-        // (an unbound prefix is an error).
-        else if (prefix.Kind != NameKind.None) element.Namespace = ResolveElementNamespace(start, prefix);
+        else element.Namespace = ResolveElementNamespace(start, prefix);
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -576,7 +574,7 @@ public ref partial struct BinaryXmlReader
                     Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (element.Prefix.Kind != NameKind.None) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+        element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
@@ -603,7 +601,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
     {
-        // Most prefixed elements have a letter prefix, whose answer is kept: read it without the prefix's bytes.
+        // Most elements have no prefix or a letter prefix, whose answers are kept: read them without the prefix's bytes.
         int letter = prefix.Kind switch { NameKind.None => -1, NameKind.Letter => prefix.Offset, _ => 26 };
         if (letter < 26 && TryKeptNamespace(letter, out NameRef kept)) return kept;
         if (TryResolvePrefix(NameBytes(prefix), out NameRef ns)) return ns;

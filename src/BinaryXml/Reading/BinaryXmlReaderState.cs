@@ -176,8 +176,8 @@ internal struct KeptBinding
 }
 
 /// <summary>
-/// An open element: its name as parsed from its record, its namespace when it has a prefix (resolved once, when its
-/// start tag is read; without prefix it is found when asked for), and the number of declarations in scope outside it.
+/// An open element: its name as parsed from its record, its namespace (resolved once, when its start tag is read),
+/// and the number of declarations in scope outside it.
 /// </summary>
 internal struct ElementScope
 {
