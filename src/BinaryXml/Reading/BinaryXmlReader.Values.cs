@@ -211,8 +211,19 @@ public ref partial struct BinaryXmlReader
     /// <summary>The innermost open element: on a start tag the one it opened, on an end tag the one it closes (popped at the next read).</summary>
     private readonly ref ElementScope InnermostElement => ref _s._scopes![_s._depth - 1];
 
-    /// <summary>On StartElement, EndElement and ArrayData: where the element's namespace is (resolved with its start tag).</summary>
-    internal readonly NameRef ElementNamespace => InnermostElement.Namespace;
+    /// <summary>
+    /// On StartElement, EndElement and ArrayData: where the element's namespace is, resolved with its start tag, or here
+    /// for an element without prefix when the reader leaves the default namespace to be found when asked for (with the
+    /// same declarations in scope: the element's own and its ancestors').
+    /// </summary>
+    internal readonly NameRef ElementNamespace
+    {
+        get
+        {
+            ref ElementScope element = ref InnermostElement;
+            return _s._defaultNamespaceWhenAsked && element.Prefix.Kind == NameKind.None ? ResolveElementNamespace(_s._tokenStart, default) : element.Namespace;
+        }
+    }
 
     /// <summary>
     /// On a NamespaceDeclaration, where the declared namespace is; on an Attribute with a prefix, where its resolved

@@ -43,6 +43,10 @@ public ref partial struct BinaryXmlReader
     {
         // Text the caller reads is checked as it is decoded, in one pass; text passed over is checked by the next Read.
         _s._contentTextChecks = TextChecks.DeferUtf8;
+        // Callers of the native reader mostly never ask an element for its namespace: the default namespace, whose
+        // resolution validates nothing (the empty prefix is always bound), is found when asked for. The drop-in reader
+        // asks every element, and its reader resolves at the start tag, in line (cheaper for it).
+        _s._defaultNamespaceWhenAsked = true;
     }
 
     /// <summary>A reader over a new document that takes over <paramref name="reuse"/> (cleared here), the state of a
@@ -402,7 +406,7 @@ public ref partial struct BinaryXmlReader
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ref ElementScope element = ref s._scopes![s._depth - 1];
         if (s._attrCount != 0) ValidateStartTag(start, ref element);
-        else element.Namespace = ResolveElementNamespace(start, prefix);
+        else if (prefix.Kind != NameKind.None || !s._defaultNamespaceWhenAsked) element.Namespace = ResolveElementNamespace(start, prefix);
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -574,7 +578,7 @@ public ref partial struct BinaryXmlReader
                     Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+        if (element.Prefix.Kind != NameKind.None || !s._defaultNamespaceWhenAsked) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];

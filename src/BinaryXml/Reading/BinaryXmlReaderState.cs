@@ -39,6 +39,7 @@ internal sealed class ReaderState
     internal int _maxBytesPerRead;
     internal bool _requireBoundPrefixes;
     internal TextChecks _contentTextChecks;  // DeferUtf8 for the native reader's own: content text checked when read or passed
+    internal bool _defaultNamespaceWhenAsked; // the native reader's own: an element without prefix resolves it when asked
     internal int _pos;
 
     // The current token.
@@ -139,6 +140,7 @@ internal sealed class ReaderState
         _maxDepth = _maxStringContentLength = _maxArrayLength = _maxBytesPerRead = 0;
         _requireBoundPrefixes = false;
         _contentTextChecks = TextChecks.All;
+        _defaultNamespaceWhenAsked = false;
         _pos = 0;
         _tokenType = default;
         _tokenStart = _tokenDepth = 0;
@@ -176,8 +178,9 @@ internal struct KeptBinding
 }
 
 /// <summary>
-/// An open element: its name as parsed from its record, its namespace (resolved once, when its start tag is read),
-/// and the number of declarations in scope outside it.
+/// An open element: its name as parsed from its record, its namespace (resolved once, when its start tag is read;
+/// for an element without prefix read by the native reader's own, when asked for), and the number of declarations in
+/// scope outside it.
 /// </summary>
 internal struct ElementScope
 {
