@@ -221,7 +221,7 @@ public ref partial struct BinaryXmlReader
         get
         {
             ref ElementScope element = ref InnermostElement;
-            return _s._defaultNamespaceWhenAsked && element.Prefix.Kind == NameKind.None ? ResolveElementNamespace(_s._tokenStart, default) : element.Namespace;
+            return ResolvedAtStartTag(element.Prefix) ? element.Namespace : ResolveElementNamespace(_s._tokenStart, default);
         }
     }
 

@@ -406,7 +406,7 @@ public ref partial struct BinaryXmlReader
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ref ElementScope element = ref s._scopes![s._depth - 1];
         if (s._attrCount != 0) ValidateStartTag(start, ref element);
-        else if (prefix.Kind != NameKind.None || !s._defaultNamespaceWhenAsked) element.Namespace = ResolveElementNamespace(start, prefix);
+        else if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -578,7 +578,7 @@ public ref partial struct BinaryXmlReader
                     Fail("A namespace prefix is declared twice on one element", record);
             }
         }
-        if (element.Prefix.Kind != NameKind.None || !s._defaultNamespaceWhenAsked) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+        if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
@@ -601,6 +601,14 @@ public ref partial struct BinaryXmlReader
             }
         }
     }
+
+    /// <summary>
+    /// Whether an element's namespace is resolved with its start tag (kept in its scope): always for a prefix (an
+    /// unbound one is an error there), and for no prefix unless the reader finds the default namespace when asked for
+    /// (<see cref="ElementNamespace"/>; the empty prefix is always bound, so resolving it validates nothing).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly bool ResolvedAtStartTag(NameRef prefix) => prefix.Kind != NameKind.None || !_s._defaultNamespaceWhenAsked;
 
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
