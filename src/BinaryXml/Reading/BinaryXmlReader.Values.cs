@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
@@ -216,14 +217,24 @@ public ref partial struct BinaryXmlReader
     /// for an element without prefix when the reader leaves the default namespace to be found when asked for (with the
     /// same declarations in scope: the element's own and its ancestors').
     /// </summary>
-    internal readonly NameRef ElementNamespace
+    internal readonly NameRef ElementNamespace => NamespaceOf(ref InnermostElement);
+
+    /// <summary>
+    /// On StartElement and EndElement: the element's names as its scope keeps them (prefix and local name; its namespace
+    /// through <see cref="NamespaceOf"/>), read at once instead of through the token's accessors one by one.
+    /// </summary>
+    internal readonly ref ElementScope TagScope
     {
         get
         {
-            ref ElementScope element = ref InnermostElement;
-            return ResolvedAtStartTag(element.Prefix) ? element.Namespace : ResolveElementNamespace(_s._tokenStart, default);
+            Debug.Assert(_s._tokenType is BinaryXmlTokenType.StartElement or BinaryXmlTokenType.EndElement);
+            return ref InnermostElement;
         }
     }
+
+    /// <summary>The namespace of the innermost open element, <paramref name="element"/> (see <see cref="ElementNamespace"/>).</summary>
+    internal readonly NameRef NamespaceOf(ref ElementScope element)
+        => ResolvedAtStartTag(element.Prefix) ? element.Namespace : ResolveElementNamespace(_s._tokenStart, default);
 
     /// <summary>
     /// On a NamespaceDeclaration, where the declared namespace is; on an Attribute with a prefix, where its resolved

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Xml;
@@ -72,6 +73,13 @@ public ref partial struct BinaryXmlReader
         _s = state._state ?? throw new ArgumentException("The state does not come from a reader.", nameof(state));
     }
 
+    /// <summary>A reader on a state that is known to be a reader's (the drop-in reader's own).</summary>
+    internal BinaryXmlReader(ReadOnlySpan<byte> data, ReaderState state)
+    {
+        _data = data;
+        _s = state;
+    }
+
     /// <summary>Whether the next <see cref="Read"/> returns another attribute or namespace declaration of the current element.</summary>
     internal readonly bool NextIsAttribute => _s._phase == ReaderPhase.Attributes && _s._attrIndex < _s._attrCount;
 
@@ -103,9 +111,16 @@ public ref partial struct BinaryXmlReader
     /// <summary>Moves to the next token. Returns false at the end of the document.</summary>
     /// <exception cref="BinaryXmlException">The input is malformed, truncated, or exceeds a limit.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool Read()
+    public bool Read() => ReadOn(_s);
+
+    /// <summary>
+    /// <see cref="Read()"/> with this reader's state passed in: a caller that builds the reader for one read (the
+    /// drop-in reader) has the state in a register, where the reader's copy of it is read back from memory.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool ReadOn(ReaderState s)
     {
-        ReaderState s = _s;
+        Debug.Assert(ReferenceEquals(s, _s));
         PendingStep pending = s._pending;
         if (pending != PendingStep.None)
         {

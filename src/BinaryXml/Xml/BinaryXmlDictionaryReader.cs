@@ -545,10 +545,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             return true;
         }
         // _state is a handle on the native reader's state: it moves on with the reader, nothing to copy back.
-        var reader = new BinaryXmlReader(Data, _state);
+        // The state is in a register for the first tests of the read (the reader's copy is read back from memory).
+        ReaderState state = _state._state!;
+        var reader = new BinaryXmlReader(Data, state);
         try
         {
-            bool more = ReadNode(ref reader);
+            bool more = ReadNode(ref reader, state);
             if (!more)
             {
                 _readState = ReadState.EndOfFile;
@@ -598,9 +600,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         Read();
     }
 
-    private bool ReadNode(ref BinaryXmlReader r)
+    private bool ReadNode(ref BinaryXmlReader r, ReaderState state)
     {
-        if (!r.Read()) return false;
+        if (!r.ReadOn(state)) return false;
         switch (r.TokenType)
         {
             case BinaryXmlTokenType.StartElement:
@@ -664,7 +666,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 SetNode(XmlNodeType.Comment, r.CurrentDepth, r.GetString(), typeof(string));
                 return true;
             default:
-                return ReadNode(ref r);
+                return ReadNode(ref r, state);
         }
     }
 
@@ -871,11 +873,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (depth >= _openElementsUsed) _openElementsUsed = depth + 1;
         // Elements at one depth mostly repeat their prefix and namespace: a reference is stored only when it changes
         // (a store of a reference into the heap costs a write barrier call, a compare does not).
-        SetIfChanged(ref names.Prefix, AtomizePrefix(ref r));
-        SetLocalName(ref r, out string? localName, out XmlDictionaryString? local, out names.LocalStart, out names.LocalLength);
+        ref ElementScope tag = ref r.TagScope;
+        SetIfChanged(ref names.Prefix, AtomizePrefix(ref r, tag.Prefix));
+        SetLocalName(ref r, tag.LocalName, out string? localName, out XmlDictionaryString? local, out names.LocalStart, out names.LocalLength);
         SetIfChanged(ref names.LocalName, localName);
         SetIfChanged(ref names.Local, local);
-        string ns = AtomizeNamespace(ref r, r.ElementNamespace, out XmlDictionaryString? nsDictionary);
+        string ns = AtomizeNamespace(ref r, r.NamespaceOf(ref tag), out XmlDictionaryString? nsDictionary);
         SetIfChanged(ref names.Namespace, ns);
         SetIfChanged(ref names.Ns, nsDictionary);
     }
@@ -891,8 +894,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// input with no atom yet (<paramref name="atom"/> null: atomized when first asked for).
     /// </summary>
     private void SetLocalName(ref BinaryXmlReader r, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
+        => SetLocalName(ref r, r.LocalNameRef, out atom, out dictionary, out start, out length);
+
+    private void SetLocalName(ref BinaryXmlReader r, NameRef local, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
     {
-        NameRef local = r.LocalNameRef;
         start = local.Offset;
         length = local.Length;
         if (local.Kind == NameKind.Dictionary)
@@ -956,9 +961,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
-    private string AtomizePrefix(ref BinaryXmlReader r)
+    private string AtomizePrefix(ref BinaryXmlReader r) => AtomizePrefix(ref r, r.PrefixRef);
+
+    /// <summary>A prefix atomized (see <see cref="AtomizePrefix(ref BinaryXmlReader)"/>).</summary>
+    private string AtomizePrefix(ref BinaryXmlReader r, NameRef prefix)
     {
-        NameRef prefix = r.PrefixRef;
         // Most elements and attributes have no prefix or a letter one: answered here, without the call.
         return prefix.Kind switch
         {
