@@ -189,7 +189,10 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteStartElement(string? prefix, string localName, string? ns)
     {
-        _writer.WriteStartElement(prefix, localName, ns);
+        // XmlWriter's WriteStartElement(localName) and WriteElementString(localName, value) come here with no prefix
+        // and no namespace: the native writer's one-name overload has the short path for them.
+        if (prefix is null && ns is null) _writer.WriteStartElement(localName);
+        else _writer.WriteStartElement(prefix, localName, ns);
         _c14n?.WriteStartElement(_writer.LastResolvedPrefix, localName, ns);
     }
 
