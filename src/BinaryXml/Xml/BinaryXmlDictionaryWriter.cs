@@ -206,7 +206,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteEndElement()
     {
-        CheckCanonicalEnd(_writer.CurrentDepth);
+        if (_c14n is not null) CheckCanonicalEnd(_writer.CurrentDepth);
         _writer.WriteEndElement();
         _c14n?.WriteEndElement();
     }
@@ -214,7 +214,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     /// <inheritdoc/>
     public override void WriteFullEndElement()
     {
-        CheckCanonicalEnd(_writer.CurrentDepth);
+        if (_c14n is not null) CheckCanonicalEnd(_writer.CurrentDepth);
         _writer.WriteFullEndElement();
         _c14n?.WriteFullEndElement();
     }
