@@ -116,6 +116,16 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteStartElement(string? prefix, string localName, string? ns)
     {
+        // Inside content with nothing pending, an element whose namespace is already bound (to its prefix, or to some
+        // prefix when it has none) declares nothing: written with no checks beyond the names'. The rest as below.
+        if (InPlainContent && !ReportResolvedPrefixes && ns is not null && !string.IsNullOrEmpty(localName)
+            && (prefix is null ? _nsMgr.LookupPrefix(ns) : _nsMgr.LookupNamespace(prefix) == ns ? prefix : null) is { } bound)
+        {
+            _writeState = WriteState.Element;
+            _nsMgr.EnterScope();
+            WriteElementNode(bound, localName);
+            return;
+        }
         WriteElementNode(StartElement(prefix, localName, ns, null), localName);
     }
 
