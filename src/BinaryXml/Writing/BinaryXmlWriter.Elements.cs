@@ -116,17 +116,29 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteStartElement(string? prefix, string localName, string? ns)
     {
-        // Inside content with nothing pending, an element whose namespace is already bound (to its prefix, or to some
-        // prefix when it has none) declares nothing: written with no checks beyond the names'. The rest as below.
-        if (InPlainContent && !ReportResolvedPrefixes && ns is not null && !string.IsNullOrEmpty(localName)
-            && (prefix is null ? _nsMgr.LookupPrefix(ns) : _nsMgr.LookupNamespace(prefix) == ns ? prefix : null) is { } bound)
+        if (TryStartBoundElement(prefix, localName, ns, out string? bound))
         {
-            _writeState = WriteState.Element;
-            _nsMgr.EnterScope();
             WriteElementNode(bound, localName);
             return;
         }
         WriteElementNode(StartElement(prefix, localName, ns, null), localName);
+    }
+
+    /// <summary>
+    /// The short way of <see cref="StartElement"/>: inside content with nothing pending, an element whose namespace is
+    /// already bound (to its prefix, or to some prefix when it has none) declares nothing and needs no checks beyond
+    /// its names'. Starts it and returns the prefix it is written with; false (nothing done) in any other case.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private bool TryStartBoundElement(string? prefix, string? localName, string? ns, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? bound)
+    {
+        bound = null;
+        if (!InPlainContent || ReportResolvedPrefixes || ns is null || string.IsNullOrEmpty(localName)) return false;
+        bound = prefix is null ? _nsMgr.LookupPrefix(ns) : _nsMgr.LookupNamespace(prefix) == ns ? prefix : null;
+        if (bound is null) return false;
+        _writeState = WriteState.Element;
+        _nsMgr.EnterScope();
+        return true;
     }
 
     /// <summary>Starts an element whose name and namespace may be written as dictionary ids.</summary>
@@ -139,7 +151,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
     {
         ArgumentNullException.ThrowIfNull(localName);
-        prefix = StartElement(prefix, localName.Value, ns?.Value, ns);
+        prefix = TryStartBoundElement(prefix, localName.Value, ns?.Value, out string? bound) ? bound : StartElement(prefix, localName.Value, ns?.Value, ns);
         if (TryGetKey(localName, out int key))
         {
             if (prefix.Length == 0)
