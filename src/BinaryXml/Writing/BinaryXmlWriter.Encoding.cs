@@ -15,6 +15,7 @@ public sealed partial class BinaryXmlWriter
     private const int Utf16ChunkChars = InBoxBufferModel.BufferLength / 2;              // 256
     private const int ShortNameChars = 128 / MaxBytesPerChar;                          // names under 42 chars
     private const int ShortTextChars = byte.MaxValue / MaxBytesPerChar;                 // text up to 85 chars
+    private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
 
     /// <summary>Writes a String (MC-NBFX 2.1.3) for a name, prefix, namespace or comment.</summary>
     private void WriteName(ReadOnlySpan<char> s)
@@ -78,7 +79,7 @@ public sealed partial class BinaryXmlWriter
             WriteTextNodeWithLength(RecordType.UnicodeChars8Text, n * 2);
             WriteUtf16(chars, GetSpan(n * 2));
             _pending += n * 2;
-            ModelChunks(chars, Utf16ChunkChars, 2, utf8: false);
+            ModelChunks(chars, Utf16ChunkChars, reservePerChar: 2, bytesPerChar: 2);
         }
         else
         {
@@ -98,16 +99,18 @@ public sealed partial class BinaryXmlWriter
     {
         int written = TranscodeUtf8(chars, GetSpan(byteCount));
         _pending += written;
-        ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, utf8: true);
+        // ASCII text (one byte per char) needs no chunk's byte count.
+        ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
     }
 
     /// <summary>
     /// Models .NET's chunked transcoding of a long string: chunks of 170 chars for UTF-8 (256 for UTF-16), one
     /// char shorter when a chunk would end on a high surrogate, each reserving its worst case. Only the byte counts
     /// of the last two chunks can change the outcome (every earlier full chunk forces a flush), so only those are
-    /// counted exactly.
+    /// counted exactly when <paramref name="bytesPerChar"/> is <see cref="CountedUtf8"/> (UTF-8 that is not all ASCII);
+    /// otherwise a chunk is that many bytes per char.
     /// </summary>
-    private void ModelChunks(ReadOnlySpan<char> chars, int chunkChars, int reservePerChar, bool utf8)
+    private void ModelChunks(ReadOnlySpan<char> chars, int chunkChars, int reservePerChar, int bytesPerChar)
     {
         int remaining = chars.Length;
         int position = 0;
@@ -121,7 +124,7 @@ public sealed partial class BinaryXmlWriter
             }
             _model.Reserve(size * reservePerChar);
             bool lastTwo = remaining - size <= chunkChars;
-            int bytes = !utf8 ? size * 2 : lastTwo ? Encoding.UTF8.GetByteCount(chars.Slice(position, size)) : size;
+            int bytes = bytesPerChar != CountedUtf8 ? size * bytesPerChar : lastTwo ? Encoding.UTF8.GetByteCount(chars.Slice(position, size)) : size;
             _model.Advance(bytes);
             position += size;
             remaining -= size;
@@ -194,9 +197,10 @@ public sealed partial class BinaryXmlWriter
     private static int TranscodeUtf8Vectorized(ReadOnlySpan<char> chars, Span<byte> destination)
     {
         if (System.Text.Ascii.FromUtf16(chars, destination, out int ascii) == OperationStatus.Done) return ascii;
-        OperationStatus status = Utf8.FromUtf16(chars, destination, out _, out int written, replaceInvalidSequences: false);
+        // The ASCII characters before the first other one are written: the transcoder goes on from there.
+        OperationStatus status = Utf8.FromUtf16(chars[ascii..], destination[ascii..], out _, out int written, replaceInvalidSequences: false);
         if (status != OperationStatus.Done) ThrowInvalidText(chars);
-        return written;
+        return ascii + written;
     }
 
     private static int GetUtf8ByteCount(ReadOnlySpan<char> chars)
