@@ -15,6 +15,7 @@ public sealed partial class BinaryXmlWriter
     private const int Utf16ChunkChars = InBoxBufferModel.BufferLength / 2;              // 256
     private const int ShortNameChars = 128 / MaxBytesPerChar;                          // names under 42 chars
     private const int ShortTextChars = byte.MaxValue / MaxBytesPerChar;                 // text up to 85 chars
+    private const int UncountedTextChars = 16 * 1024;                                   // text transcoded before it is counted
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
 
     /// <summary>Writes a String (MC-NBFX 2.1.3) for a name, prefix, namespace or comment.</summary>
@@ -73,7 +74,8 @@ public sealed partial class BinaryXmlWriter
             _model.Advance(2 + length);
             return;
         }
-        int byteCount = GetUtf8ByteCount(chars);
+        int byteCount = n <= UncountedTextChars ? TryWriteUncountedUtf8TextNode(chars) : GetUtf8ByteCount(chars);
+        if (byteCount < 0) return;
         if (byteCount / 2 > n)
         {
             WriteTextNodeWithLength(RecordType.UnicodeChars8Text, n * 2);
@@ -86,6 +88,30 @@ public sealed partial class BinaryXmlWriter
             WriteTextNodeWithLength(RecordType.Chars8Text, byteCount);
             WriteUtf8Payload(chars, byteCount);
         }
+    }
+
+    /// <summary>
+    /// Writes text of up to <see cref="UncountedTextChars"/> characters as a Chars record without counting its bytes
+    /// first: transcoded into room for the longest header, then the header written in front of it (the payload moved
+    /// back over the header bytes not needed), one pass over the text instead of two. Returns -1 when written, or the
+    /// byte count when the text is to be written as UTF-16 instead (nothing written).
+    /// </summary>
+    private int TryWriteUncountedUtf8TextNode(ReadOnlySpan<char> chars)
+    {
+        const int LongestHeader = 5; // Chars32Text and its length
+        Span<byte> span = GetSpan(LongestHeader + chars.Length * MaxBytesPerChar);
+        int byteCount = TranscodeUtf8(chars, span[LongestHeader..]);
+        if (byteCount / 2 > chars.Length) return byteCount;
+        RecordType type = BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, byteCount);
+        int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
+        span.Slice(LongestHeader, byteCount).CopyTo(span[headerSize..]);
+        BeginTextNode(headerSize);
+        BinaryXmlPrimitives.WriteSizedTextHeader(span, type, byteCount);
+        SetTextNode(_pending);
+        _pending += headerSize + byteCount;
+        _model.Advance(headerSize);
+        ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
+        return -1;
     }
 
     /// <summary>Writes UTF-8 that is already encoded as a Chars record (.NET's <c>WriteText(byte[])</c>).</summary>

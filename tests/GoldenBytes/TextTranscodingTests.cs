@@ -5,13 +5,14 @@ using Xunit;
 namespace BinaryXml.Tests;
 
 /// <summary>
-/// Names and texts of up to 16 characters are narrowed to UTF-8 inline, four or eight characters at a time, with
-/// overlapping first and last words (BinaryXmlWriter.TranscodeUtf8): every length from 0 to 24, all ASCII or with one
-/// character outside ASCII (at the edge, a two-byte, a three-byte one, a surrogate pair) at every position, written as
-/// an element name, a prefix, an attribute name and value, and text, give the in-box writer's bytes, and the in-box
-/// reader reads every string back unchanged.
+/// How the writer turns strings into UTF-8 (or UTF-16) records. Names and texts of up to 16 characters are narrowed
+/// inline, four or eight characters at a time, with overlapping first and last words (BinaryXmlWriter.TranscodeUtf8):
+/// every length from 0 to 24, all ASCII or with one character outside ASCII (at the edge, a two-byte, a three-byte
+/// one, a surrogate pair) at every position, written as an element name, a prefix, an attribute name and value, and
+/// text, give the in-box writer's bytes, and the in-box reader reads every string back unchanged. Longer text is
+/// covered by <see cref="Long_text_of_every_record_form_is_written_as_in_box"/>.
 /// </summary>
-public sealed class ShortStringTranscodingTests
+public sealed class TextTranscodingTests
 {
     private static readonly string[] s_probes = ["\u007F", "\u0080", "é", "\u07FF", "\u0800", "€", "\uFFFD", "😀"];
 
@@ -38,6 +39,49 @@ public sealed class ShortStringTranscodingTests
             {
                 yield return string.Concat(ascii.AsSpan(0, at), probe, ascii.AsSpan(at + probe.Length));
             }
+        }
+    }
+
+    public static TheoryData<int> LongLengths() => new([86, 87, 127, 128, 170, 171, 255, 256, 341, 342, 4096, 16383, 16384, 16385, 21845, 21846]);
+
+    /// <summary>
+    /// Text longer than 85 characters is transcoded before its header is written (up to 16,384 characters) or counted
+    /// first (beyond): all ASCII, one character outside ASCII at either end, and three-byte characters in the numbers
+    /// around the point where UTF-16 is the shorter form (bytes / 2 &gt; characters), with and without one two-byte
+    /// character, give the in-box writer's bytes, header sizes from one to three length bytes included.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LongLengths))]
+    public void Long_text_of_every_record_form_is_written_as_in_box(int length)
+    {
+        string ascii = new('t', length);
+        var texts = new List<string> { ascii, "é" + ascii[1..], ascii[..^2] + "😀" };
+        for (int threeByte = length / 2 - 2; threeByte <= length / 2 + 2; threeByte++)
+        {
+            string mixed = new string('€', threeByte) + ascii[threeByte..];
+            texts.Add(mixed);
+            texts.Add("é" + mixed[1..]);
+        }
+        texts.Add(new string('€', length));
+        foreach (string text in texts)
+        {
+            var expected = new MemoryStream();
+            using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, null, null, false))
+            {
+                inBox.WriteStartElement("e");
+                inBox.WriteString(text);
+                inBox.WriteEndElement();
+            }
+            var native = new ArrayBufferWriter<byte>();
+            using (var w = new BinaryXmlWriter(native))
+            {
+                w.WriteStartElement("e");
+                w.WriteString(text);
+                w.WriteEndElement();
+            }
+            Assert.True(expected.ToArray().AsSpan().SequenceEqual(native.WrittenSpan), $"length {length}, text starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
+            using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(native.WrittenSpan.ToArray(), XmlDictionaryReaderQuotas.Max);
+            Assert.Equal(text, r.ReadElementContentAsString());
         }
     }
 
