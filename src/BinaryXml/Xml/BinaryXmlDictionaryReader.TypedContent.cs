@@ -245,7 +245,7 @@ public sealed partial class BinaryXmlDictionaryReader
         text = null;
         if (!CanReadContentInOneStep(out _)) return false;
         // The common case, UTF-8 text closing the element or followed by its end tag: read, checked and decoded at once.
-        var r = new BinaryXmlReader(Data, _state);
+        var r = NativeReader;
         // Text over the quota is left to the steps below, which fail where reading node by node fails.
         if (r.TryReadCharsTextClosingElement(_quotas.MaxStringContentLength, out text))
         {
@@ -266,7 +266,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private string? SkipElementContent(bool readText = false)
     {
-        var r = new BinaryXmlReader(Data, _state);
+        var r = NativeReader;
         string? text = null;
         try
         {

@@ -294,6 +294,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private ReadOnlySpan<byte> Data => _buffer.AsSpan(_offset, _count);
 
+    /// <summary>The native reader on this reader's input and state (a reader in use, not closed, has both).</summary>
+    private BinaryXmlReader NativeReader => new(Data, _state._state!);
+
     private void ReleaseState()
     {
         if (_valueState is not null)
@@ -580,7 +583,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             base.Skip();
             return;
         }
-        var reader = new BinaryXmlReader(Data, _state);
+        var reader = NativeReader;
         try
         {
             // The native reader is on the element's start tag, its last attribute or the end of that attribute's list
