@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Xml;
 using Xunit;
 
@@ -24,7 +23,7 @@ public sealed class TextTranscodingTests
     {
         foreach (string text in Strings(length))
         {
-            AssertSameAsInBox(text);
+            AssertStringSameAsInBox(text);
         }
     }
 
@@ -65,56 +64,32 @@ public sealed class TextTranscodingTests
         texts.Add(new string('€', length));
         foreach (string text in texts)
         {
-            var expected = new MemoryStream();
-            using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, null, null, false))
-            {
-                inBox.WriteStartElement("e");
-                inBox.WriteString(text);
-                inBox.WriteEndElement();
-            }
-            var native = new ArrayBufferWriter<byte>();
-            using (var w = new BinaryXmlWriter(native))
-            {
-                w.WriteStartElement("e");
-                w.WriteString(text);
-                w.WriteEndElement();
-            }
-            Assert.True(expected.ToArray().AsSpan().SequenceEqual(native.WrittenSpan), $"length {length}, text starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
-            using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(native.WrittenSpan.ToArray(), XmlDictionaryReaderQuotas.Max);
+            byte[] bytes = AssertSameAsInBox(
+            [
+                new Call("StartElement", [null, "e", null]),
+                new Call("String", [text]),
+                new Call("EndElement", []),
+            ], $"length {length}, text starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
+            using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
             Assert.Equal(text, r.ReadElementContentAsString());
         }
     }
 
-    private static void AssertSameAsInBox(string text)
+    /// <summary>The string as element name, prefix, namespace, attribute name and value, and text, in each writer.</summary>
+    private static void AssertStringSameAsInBox(string text)
     {
         // Names must not be empty: an empty string is written as text only.
         string name = text.Length == 0 ? "e" : text;
-        var expected = new MemoryStream();
-        using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, null, null, false))
-        {
-            Write(inBox, name, text);
-        }
-
-        var native = new ArrayBufferWriter<byte>();
-        using (var w = new BinaryXmlWriter(native))
-        {
-            w.WriteStartElement(name);
-            w.WriteStartElement("q" + name, name, "urn:" + text);
-            w.WriteAttributeString(name, text);
-            w.WriteString(text);
-            w.WriteEndElement();
-            w.WriteElementString(name, text);
-            w.WriteEndElement();
-        }
-        var dropIn = new MemoryStream();
-        using (XmlDictionaryWriter ours = BinaryXmlDictionaryWriter.Create(dropIn, null, null, false))
-        {
-            Write(ours, name, text);
-        }
-
-        byte[] bytes = expected.ToArray();
-        Assert.True(bytes.AsSpan().SequenceEqual(native.WrittenSpan), $"native writer, \"{Escape(text)}\"");
-        Assert.True(bytes.AsSpan().SequenceEqual(dropIn.ToArray()), $"drop-in writer, \"{Escape(text)}\"");
+        byte[] bytes = AssertSameAsInBox(
+        [
+            new Call("StartElement", [null, name, null]),
+            new Call("StartElement", ["q" + name, name, "urn:" + text]),
+            new Call("AttributeString", [null, name, null, text]),
+            new Call("String", [text]),
+            new Call("EndElement", []),
+            new Call("ElementString", [null, name, null, text]),
+            new Call("EndElement", []),
+        ], $"\"{Escape(text)}\"");
 
         using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
         r.MoveToContent();
@@ -127,15 +102,19 @@ public sealed class TextTranscodingTests
         Assert.Equal(text, r.ReadElementContentAsString());
     }
 
-    private static void Write(XmlDictionaryWriter w, string name, string text)
+    /// <summary>Runs the calls on the in-box, the native and the drop-in writer; their bytes must be equal. Returns them.</summary>
+    private static byte[] AssertSameAsInBox(List<Call> calls, string what)
     {
-        w.WriteStartElement(name);
-        w.WriteStartElement("q" + name, name, "urn:" + text);
-        w.WriteAttributeString(name, text);
-        w.WriteString(text);
-        w.WriteEndElement();
-        w.WriteElementString(name, text);
-        w.WriteEndElement();
+        var context = new ScriptContext();
+        (byte[] expected, Exception? error) = WriterScript.RunInBox(calls, context);
+        Assert.Null(error);
+        (byte[] native, Exception? nativeError) = WriterScript.RunNative(calls, context);
+        Assert.Null(nativeError);
+        (byte[] dropIn, Exception? dropInError) = WriterScript.RunAdapter(calls, context);
+        Assert.Null(dropInError);
+        Assert.True(expected.AsSpan().SequenceEqual(native), $"native writer, {what}");
+        Assert.True(expected.AsSpan().SequenceEqual(dropIn), $"drop-in writer, {what}");
+        return expected;
     }
 
     private static string Escape(string s) => string.Concat(s.Select(c => c < 0x80 ? c.ToString() : $"\\u{(int)c:X4}"));
