@@ -878,12 +878,42 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // (a store of a reference into the heap costs a write barrier call, a compare does not).
         ref ElementScope tag = ref r.TagScope;
         SetIfChanged(ref names.Prefix, AtomizePrefix(ref r, tag.Prefix));
-        SetLocalName(ref r, tag.LocalName, out string? localName, out XmlDictionaryString? local, out names.LocalStart, out names.LocalLength);
-        SetIfChanged(ref names.LocalName, localName);
-        SetIfChanged(ref names.Local, local);
-        string ns = AtomizeNamespace(ref r, r.NamespaceOf(ref tag), out XmlDictionaryString? nsDictionary);
-        SetIfChanged(ref names.Namespace, ns);
-        SetIfChanged(ref names.Ns, nsDictionary);
+        // Most names are inline (atomized when asked for) and most elements have no namespace: set here; dictionary
+        // names and namespaces out of line, so that this frame holds no locals the collector tracks.
+        NameRef local = tag.LocalName;
+        names.LocalStart = local.Offset;
+        names.LocalLength = local.Length;
+        if (local.Kind == NameKind.Dictionary)
+        {
+            SetDictionaryLocalName(ref r, ref names, local);
+        }
+        else
+        {
+            SetIfChanged(ref names.LocalName, null);
+            SetIfChanged(ref names.Local, null);
+        }
+        NameRef ns = r.NamespaceOf(ref tag);
+        if (ns.Kind == NameKind.None)
+        {
+            SetIfChanged(ref names.Namespace, "");
+            SetIfChanged(ref names.Ns, null);
+        }
+        else
+        {
+            SetNamespace(ref r, ref names, ns);
+        }
+    }
+
+    private void SetDictionaryLocalName(ref BinaryXmlReader r, ref ElementName names, NameRef local)
+    {
+        SetIfChanged(ref names.LocalName, AtomizeDictionaryName(ref r, local, out XmlDictionaryString dictionary));
+        SetIfChanged(ref names.Local, dictionary);
+    }
+
+    private void SetNamespace(ref BinaryXmlReader r, ref ElementName names, NameRef where)
+    {
+        SetIfChanged(ref names.Namespace, AtomizeNamespace(ref r, where, out XmlDictionaryString? dictionary));
+        SetIfChanged(ref names.Ns, dictionary);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -897,10 +927,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// input with no atom yet (<paramref name="atom"/> null: atomized when first asked for).
     /// </summary>
     private void SetLocalName(ref BinaryXmlReader r, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
-        => SetLocalName(ref r, r.LocalNameRef, out atom, out dictionary, out start, out length);
-
-    private void SetLocalName(ref BinaryXmlReader r, NameRef local, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
     {
+        NameRef local = r.LocalNameRef;
         start = local.Offset;
         length = local.Length;
         if (local.Kind == NameKind.Dictionary)
