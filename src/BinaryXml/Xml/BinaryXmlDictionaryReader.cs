@@ -638,10 +638,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                     _valueLocation = r.CurrentValue;
                     return true;
                 }
-                if (valueType == RecordType.DictionaryText && r.TryGetDictionaryString(out XmlDictionaryString? d))
+                if (valueType == RecordType.DictionaryText && TrySetDictionaryTextNode(ref r, type))
                 {
-                    SetNode(XmlNodeType.Text, r.CurrentDepth, d.Value, type);
-                    _valueDictionary = d;
                 }
                 else if (valueType == RecordType.QNameDictionaryText)
                 {
@@ -671,6 +669,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             default:
                 return ReadNode(ref r, state);
         }
+    }
+
+    /// <summary>
+    /// A DictionaryText node whose string the dictionaries have: its value is the string. Out of line, so that the
+    /// frame of <see cref="Read"/> holds no dictionary string the collector would track (and zero on every call).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TrySetDictionaryTextNode(ref BinaryXmlReader r, Type type)
+    {
+        if (!r.TryGetDictionaryString(out XmlDictionaryString? d)) return false;
+        SetNode(XmlNodeType.Text, r.CurrentDepth, d.Value, type);
+        _valueDictionary = d;
+        return true;
     }
 
     /// <summary>Reads a list's items up to its EndListText and joins their text with single spaces (MC-NBFX 2.2.3.19).</summary>
