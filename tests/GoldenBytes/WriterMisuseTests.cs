@@ -38,6 +38,9 @@ public sealed class WriterMisuseTests
     [InlineData("lone surrogate in text", "StartElement(null, \"a\", null); String(\"\\uD800x\")", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate in a long text", "StartElement(null, \"a\", null); String(\"x\"*100); String(\"\\uDC00\"); String(\"y\"*100)", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate in a name", "StartElement(null, \"a\\uD800\", null)", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate inside a text of 101 characters", "StartElement(null, \"a\", null); String(\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\uD800yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\")", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate inside a text of 11 characters", "StartElement(null, \"a\", null); String(\"abcdefgh\\uDC00ij\")", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate inside a name of 6 characters", "StartElement(null, \"abc\\uD800de\", null)", typeof(System.Text.EncoderFallbackException))]
     [InlineData("surrogate char entity", "StartElement(null, \"a\", null); CharEntity(\"\\uD800\")", typeof(ArgumentException))]
     [InlineData("QName with namespace not in scope", "StartElement(null, \"a\", null); QName(\"x\", \"urn:none\")", typeof(ArgumentException))]
     public void Misuse_throws_what_the_in_box_writer_throws(string what, string calls, Type expected)
