@@ -246,8 +246,9 @@ public static class WriterScript
         {
             case "StartElement":
                 if (a[1] is DictRef dl) w.WriteStartElement(S(a[0]), ctx.Resolve(dl), a[2] is DictRef dn ? ctx.Resolve(dn) : null);
-                // Without prefix and namespace, the one-name overload (its own fast path; the drop-in writer's tests
-                // reach the three-name one with nulls).
+                // Without prefix and namespace, the one-name overload (its own fast path), as the drop-in writer also
+                // calls it; the three-name one with nulls is left to the one-name overload's fallback (the root and
+                // elements with something pending).
                 else if (a[0] is null && a[2] is null) w.WriteStartElement(S(a[1])!);
                 else w.WriteStartElement(S(a[0]), S(a[1])!, S(a[2]));
                 break;

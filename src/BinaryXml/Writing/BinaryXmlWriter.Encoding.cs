@@ -106,11 +106,9 @@ public sealed partial class BinaryXmlWriter
         int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
         span.Slice(LongestHeader, byteCount).CopyTo(span[headerSize..]);
         BeginTextNode(headerSize);
-        BinaryXmlPrimitives.WriteSizedTextHeader(span, type, byteCount);
-        SetTextNode(_pending);
-        _pending += headerSize + byteCount;
-        _model.Advance(headerSize);
-        ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
+        WriteTextHeader(span, type, headerSize, byteCount);
+        _pending += byteCount;
+        ModelUtf8Chunks(chars, byteCount);
         return -1;
     }
 
@@ -125,9 +123,12 @@ public sealed partial class BinaryXmlWriter
     {
         int written = TranscodeUtf8(chars, GetSpan(byteCount));
         _pending += written;
-        // ASCII text (one byte per char) needs no chunk's byte count.
-        ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
+        ModelUtf8Chunks(chars, byteCount);
     }
+
+    /// <summary>Models the chunks of UTF-8 text of <paramref name="byteCount"/> bytes: ASCII text (one byte per char) needs no chunk's byte count.</summary>
+    private void ModelUtf8Chunks(ReadOnlySpan<char> chars, int byteCount)
+        => ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
 
     /// <summary>
     /// Models .NET's chunked transcoding of a long string: chunks of 170 chars for UTF-8 (256 for UTF-16), one

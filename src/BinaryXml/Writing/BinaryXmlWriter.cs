@@ -383,7 +383,16 @@ public sealed partial class BinaryXmlWriter : IDisposable
         RecordType type = BinaryXmlPrimitives.GetSizedTextType(baseType, length);
         int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
         BeginTextNode(headerSize);
-        BinaryXmlPrimitives.WriteSizedTextHeader(GetSpan(headerSize), type, length);
+        WriteTextHeader(GetSpan(headerSize), type, headerSize, length);
+    }
+
+    /// <summary>
+    /// Writes the header of a sized text record (begun with <see cref="BeginTextNode"/>) at the start of
+    /// <paramref name="destination"/>, marks it as the fold candidate and counts it (its payload is the caller's).
+    /// </summary>
+    private void WriteTextHeader(Span<byte> destination, RecordType type, int headerSize, int length)
+    {
+        BinaryXmlPrimitives.WriteSizedTextHeader(destination, type, length);
         SetTextNode(_pending);
         _pending += headerSize;
         _model.Advance(headerSize);

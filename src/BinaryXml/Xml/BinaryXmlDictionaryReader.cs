@@ -638,10 +638,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                     _valueLocation = r.CurrentValue;
                     return true;
                 }
-                if (valueType == RecordType.DictionaryText && TrySetDictionaryTextNode(ref r, type))
-                {
-                }
-                else if (valueType == RecordType.QNameDictionaryText)
+                if (valueType == RecordType.DictionaryText && TrySetDictionaryTextNode(ref r, type)) return true;
+                if (valueType == RecordType.QNameDictionaryText)
                 {
                     SetNode(XmlNodeType.Text, r.CurrentDepth, r.GetString(), type);
                 }
