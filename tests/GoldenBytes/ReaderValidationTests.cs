@@ -429,12 +429,12 @@ public sealed class ReaderValidationTests
     [Fact]
     public void Utf8_of_names_and_text_is_checked_at_every_length_and_position()
     {
-        // Short names and values are tested for a high bit 16 bytes at a time (up to 32) before the full validation:
-        // every length up to 40, with an invalid byte (0xFF), a valid two-byte character or nothing at each position,
-        // followed by many bytes or by the end of the input.
+        // Short names and values are tested for a high bit 16 bytes at a time (up to 64, the vectors overlapping)
+        // before the full validation: every length up to 72, with an invalid byte (0xFF), a valid two-byte character
+        // or nothing at each position, followed by many bytes or by the end of the input.
         foreach (bool padded in new[] { false, true })
         {
-            for (int length = 1; length <= 40; length++)
+            for (int length = 1; length <= 72; length++)
             {
                 for (int at = -1; at < length; at++)
                 {
@@ -479,7 +479,7 @@ public sealed class ReaderValidationTests
     }
     public static TheoryData<string> Chars8Payloads() => new(s_chars8Payloads.Keys);
 
-    /// <summary>Payloads of a Chars8TextWithEndElement record: ASCII on both sides of the 16- and 32-byte vector checks,
+    /// <summary>Payloads of a Chars8TextWithEndElement record: ASCII on both sides of the 16-, 32- and 64-byte vector checks,
     /// the longest one-byte length, non-ASCII, and malformed UTF-8.</summary>
     private static readonly Dictionary<string, byte[]> s_chars8Payloads = new()
     {
@@ -489,6 +489,10 @@ public sealed class ReaderValidationTests
         ["ascii 17"] = new byte[17].Select(_ => (byte)'y').ToArray(),
         ["ascii 32"] = new byte[32].Select(_ => (byte)'y').ToArray(),
         ["ascii 33"] = new byte[33].Select(_ => (byte)'y').ToArray(),
+        ["ascii 64"] = new byte[64].Select(_ => (byte)'y').ToArray(),
+        ["ascii 65"] = new byte[65].Select(_ => (byte)'y').ToArray(),
+        ["non-ascii last of 64"] = [.. new byte[62].Select(_ => (byte)'y'), 0xC3, 0xA9],
+        ["invalid 48th of 64"] = [.. new byte[47].Select(_ => (byte)'y'), 0xFF, .. new byte[16].Select(_ => (byte)'y')],
         ["ascii 255"] = new byte[255].Select(_ => (byte)'y').ToArray(),
         ["non-ascii"] = "a\u00e9\u65e5x"u8.ToArray(),
         ["non-ascii 200"] = System.Text.Encoding.UTF8.GetBytes(string.Concat(Enumerable.Repeat("a\u00e9\u65e5x", 25))),

@@ -118,19 +118,25 @@ public ref partial struct BinaryXmlReader
         => IsShortAscii(data, start, length) || Utf8.IsValid(data.Slice(start, length));
 
     /// <summary>
-    /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are at most 32
-    /// ASCII bytes, tested in one or two 16-byte vectors. Names and short values mostly are. The vectors may read past
-    /// the bytes (never past the input); within the last 16 (or 32) bytes of the input the bytes are tested out of line
-    /// (a small document is all such bytes). False where they are not ASCII, longer than 32 or run past the input.
+    /// Whether <paramref name="length"/> bytes of <paramref name="data"/> from <paramref name="start"/> are at most 64
+    /// ASCII bytes, tested in 16-byte vectors. Names, namespaces and short values mostly are. False where they are not
+    /// ASCII, longer than 64 or run past the input.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsShortAscii(ReadOnlySpan<byte> data, int start, int length)
+        => length <= 16 ? IsAscii16(data, start, length) : IsAsciiUpTo64(data, start, length);
+
+    /// <summary>
+    /// As <see cref="IsShortAscii"/> for 17 to 64 bytes: vectors from the first byte and to the last, overlapping where
+    /// the length is not a multiple of 16 (none reads outside the bytes).
+    /// </summary>
+    private static bool IsAsciiUpTo64(ReadOnlySpan<byte> data, int start, int length)
     {
-        if (length <= 16) return IsAscii16(data, start, length);
-        if (length > 32) return false;
-        return data.Length - start >= 32
-            ? (Vector128.Create(data.Slice(start, 16)) | FirstBytes(Vector128.Create(data.Slice(start + 16, 16)), length - 16)).ExtractMostSignificantBits() == 0
-            : IsAsciiNearEnd(data, start, length);
+        if (length > 64 || (uint)start > (uint)data.Length || (uint)length > (uint)(data.Length - start)) return false;
+        ReadOnlySpan<byte> bytes = data.Slice(start, length);
+        Vector128<byte> any = Vector128.Create(bytes) | Vector128.Create(bytes[^16..]);
+        if (length > 32) any |= Vector128.Create(bytes[16..]) | Vector128.Create(bytes[^32..]);
+        return any.ExtractMostSignificantBits() == 0;
     }
 
     /// <summary>As <see cref="IsShortAscii"/> for at most 16 bytes: one vector.</summary>
