@@ -139,21 +139,21 @@ public ref partial struct BinaryXmlReader
         return any.ExtractMostSignificantBits() == 0;
     }
 
-    /// <summary>As <see cref="IsShortAscii"/> for at most 16 bytes: one vector.</summary>
+    /// <summary>
+    /// As <see cref="IsShortAscii"/> for at most 16 bytes: the high bits of one vector, those of the bytes past
+    /// <paramref name="length"/> masked off as an integer (shorter work than masking the vector). The vector may read
+    /// past the bytes, never past the input: within the last 16 bytes of the input the bytes are tested out of line.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAscii16(ReadOnlySpan<byte> data, int start, int length)
         => data.Length - start >= 16
-            ? FirstBytes(Vector128.Create(data.Slice(start, 16)), length).ExtractMostSignificantBits() == 0
+            ? (Vector128.Create(data.Slice(start, 16)).ExtractMostSignificantBits() & ((1u << length) - 1)) == 0
             : IsAsciiNearEnd(data, start, length);
 
     /// <summary>Whether the bytes are within the input and ASCII, where too few bytes remain for a whole vector.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static bool IsAsciiNearEnd(ReadOnlySpan<byte> data, int start, int length)
         => (uint)start <= (uint)data.Length && (uint)length <= (uint)(data.Length - start) && Ascii.IsValid(data.Slice(start, length));
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector128<byte> FirstBytes(Vector128<byte> bytes, int count)
-        => bytes & Vector128.LessThan(Vector128.Create((byte)0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), Vector128.Create((byte)count));
 
     private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)
     {
