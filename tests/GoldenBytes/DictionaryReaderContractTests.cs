@@ -1067,6 +1067,59 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Elements_at_one_depth_report_their_own_namespace_when_it_changes_and_returns()
+    {
+        // The drop-in reader keeps where each depth's namespace came from and atomizes it again only when the next
+        // element there is bound elsewhere: siblings bound to one declaration, to none, to a redeclared prefix, to a
+        // default namespace of their own, to a static dictionary string and to a session string, then back; read once
+        // and again by a reused reader over a document of the same layout with other namespaces in the same places.
+        var staticDictionary = new XmlDictionary();
+        XmlDictionaryString dName = staticDictionary.Add("d"), dNs = staticDictionary.Add("urn:dict");
+        byte[] Write(string n1, string n2, XmlBinaryWriterSession session)
+        {
+            var sessionDictionary = new XmlDictionary();
+            XmlDictionaryString sNs = sessionDictionary.Add("urn:sess-" + n1);
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, staticDictionary, session, false))
+            {
+                w.WriteStartElement("r");
+                w.WriteXmlnsAttribute("p", "urn:" + n1);
+                foreach (string step in new[] { "p", "none", "p", "redeclared", "p", "default", "p", "dictionary", "p", "session", "p", "none", "p" })
+                {
+                    switch (step)
+                    {
+                        case "p": w.WriteStartElement("p", "e", "urn:" + n1); break;
+                        case "none": w.WriteStartElement("e"); break;
+                        case "redeclared": w.WriteStartElement("p", "e", "urn:" + n2); break;
+                        case "default": w.WriteStartElement("e", "urn:" + n2); break;
+                        case "dictionary": w.WriteStartElement("q", dName, dNs); break;
+                        default: w.WriteStartElement("s", dName, sNs); break;
+                    }
+                    w.WriteStartElement("p", "child", "urn:" + n1);
+                    w.WriteEndElement();
+                    w.WriteEndElement();
+                }
+                w.WriteEndElement();
+            }
+            return ms.ToArray();
+        }
+        var writerSession = new RecordingWriterSession();
+        byte[] first = Write("aa", "bb", writerSession), second = Write("cc", "dd", writerSession);
+        Assert.Equal(first.Length, second.Length);
+        var readerSession = new XmlBinaryReaderSession();
+        foreach ((int key, string value) in writerSession.Keys) readerSession.Add(key, value);
+        var quotas = XmlDictionaryReaderQuotas.Max;
+        var reader = BinaryXmlDictionaryReader.Create(first, 0, first.Length, staticDictionary, quotas, readerSession);
+        foreach (byte[] data in new[] { first, second, first })
+        {
+            List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, staticDictionary, quotas, readerSession), exactNodeTypes: true);
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, staticDictionary, quotas, readerSession, null);
+            Assert.Equal(expected, NodeStream.FromXmlReader(reader, exactNodeTypes: true));
+        }
+        Assert.Contains(NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(second, 0, second.Length, staticDictionary, quotas, readerSession)), n => n.Contains("urn:dd"));
+    }
+
+    [Fact]
     public void Start_element_tests_and_reads_by_string_names_agree_with_the_in_box_reader()
     {
         // Each element kind (unprefixed, prefixed, a static dictionary name, a non-ASCII name), reached from before it

@@ -266,6 +266,9 @@ internal readonly struct NameRef
     /// <summary>A dictionary string's id, or -1.</summary>
     public int Id => (_bits & 3) == DictionaryStorage ? (int)(_bits >> 33) : -1;
 
+    /// <summary>Whether both refer to the same name in the same place (the same bits).</summary>
+    public bool IsSameAs(NameRef other) => _bits == other._bits;
+
     public static NameRef Inline(int offset, int length) => new(InlineStorage, offset, length);
     public static NameRef Letter(int index) => new(LetterStorage, index, 0);
     public static NameRef Dictionary(int id, int offset) => new(DictionaryStorage, offset, id);

@@ -78,6 +78,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         public int LocalStart, LocalLength;
         public string Namespace;
         public XmlDictionaryString? Local, Ns;
+        // Where Namespace was atomized from in this document (cleared with the entry by SetInput): the next element at
+        // this depth mostly has the same.
+        public NameRef NamespaceFrom;
     }
 
     /// <summary>The current node's names: its element's for an element or end element, empty for other nodes.</summary>
@@ -906,8 +909,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             SetIfChanged(ref names.Namespace, "");
             SetIfChanged(ref names.Ns, null);
+            names.NamespaceFrom = default;
         }
-        else
+        else if (!ns.IsSameAs(names.NamespaceFrom))
         {
             SetNamespace(ref r, ref names, ns);
         }
@@ -923,6 +927,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         SetIfChanged(ref names.Namespace, AtomizeNamespace(ref r, where, out XmlDictionaryString? dictionary));
         SetIfChanged(ref names.Ns, dictionary);
+        // The same place in the same document is the same namespace (AtomizeNamespace keeps it as long).
+        names.NamespaceFrom = where;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
