@@ -627,11 +627,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 bool withEnd = ((byte)r.RecordType & 1) != 0;
                 RecordType valueType = r.ValueType;
                 _textClosesElement = withEnd;
-                bool bytes = IsBytes(valueType);
-                Type type = withEnd || bytes ? RecordTypes.GetValueType(valueType) : typeof(string);
+                // The record's value type: a typed value closing its element is that type, bytes are bytes, the rest
+                // is string (IsAtomicType and IsBytes, from one lookup).
+                Type recordType = RecordTypes.GetValueType(valueType);
+                bool bytes = recordType == typeof(byte[]);
+                Type type = withEnd || bytes ? recordType : typeof(string);
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
                 _textRecord = valueType;
-                if (withEnd && IsAtomicType(valueType))
+                if (withEnd && !bytes && recordType != typeof(string))
                 {
                     // A typed value closing its element (.NET's "atomic" value): kept as the record, converted
                     // directly by ReadContentAs*, formatted as a string only if Value is asked for.
