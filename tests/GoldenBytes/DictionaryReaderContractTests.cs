@@ -941,6 +941,82 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Inline_namespaces_are_compared_in_the_input_and_added_to_the_name_table_only_when_asked_for()
+    {
+        // .NET's reader adds an element's or attribute's namespace to its name table when NamespaceURI is asked for,
+        // never for a namespace declaration's value, and compares namespaces without adding them: a scan, the values
+        // of the declarations and every comparison pass under a name table quota that the namespaces exceed, asking
+        // for them fails, in both readers alike, ours at the declared namespace's offset.
+        string nsA = "urn:" + new string('a', 60), nsI = "urn:" + new string('i', 60), nsE = "urn:\u00e9t\u00e9-" + new string('e', 50);
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms))
+        {
+            w.WriteStartElement("r", nsA);
+            w.WriteXmlnsAttribute("i", nsI);
+            w.WriteXmlnsAttribute("e", nsE);
+            w.WriteAttributeString("i", "x", nsI, "v");
+            w.WriteStartElement("e", "c", nsE);
+            w.WriteAttributeString("e", "y", nsE, "w");
+            w.WriteEndElement();
+            w.WriteStartElement("c", nsA);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        var names = new XmlDictionary();
+        string[] candidates = [nsA, nsI, nsE, nsA[..^1] + "b", nsA[..^1], nsA + "a", "", "urn:\u00e9t\u00e9-" + new string('e', 49) + "f", "urn:\u00e9t\u00e9"];
+        XmlDictionaryString[] dictionaryCandidates = [.. candidates.Select(c => names.Add(c))];
+        // Every comparison the reader offers, on every element and attribute: the answers, as one line each.
+        string Compare(XmlDictionaryReader r)
+        {
+            var log = new System.Text.StringBuilder();
+            while (r.Read())
+            {
+                if (r.NodeType != XmlNodeType.Element) continue;
+                for (int c = 0; c < candidates.Length; c++)
+                {
+                    log.Append($"{r.Depth} {c}: {r.IsNamespaceUri(candidates[c])} {r.IsNamespaceUri(dictionaryCandidates[c])} {r.IsStartElement("c", candidates[c])} ");
+                    log.Append($"{r.GetAttribute("x", candidates[c]) ?? "-"} {r.GetAttribute("y", candidates[c]) ?? "-"} ");
+                    for (int i = 0; i < r.AttributeCount; i++)
+                    {
+                        r.MoveToAttribute(i);
+                        log.Append($"{r.IsNamespaceUri(candidates[c])}{r.IsNamespaceUri(dictionaryCandidates[c])} {r.Value} ");
+                    }
+                    r.MoveToElement();
+                    log.Append($"{r.MoveToAttribute("x", candidates[c])}{r.MoveToAttribute("y", candidates[c])}");
+                    r.MoveToElement();
+                    log.AppendLine();
+                }
+            }
+            return log.ToString();
+        }
+        Assert.Equal(Compare(Create("in-box", data)), Compare(Create("BinaryXml", data)));
+        // The namespaces are 64 characters: over the quota (the 99 fixed characters and 40) once one is asked for.
+        var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 99 + 40 };
+        var modes = new Dictionary<string, Action<XmlDictionaryReader>>
+        {
+            ["scan"] = r => { while (r.Read()) { } },
+            ["compare"] = r => Compare(r),
+            ["declared values"] = r => { while (r.Read()) { while (r.MoveToNextAttribute()) _ = r.Value; } },
+            ["local names"] = r => { while (r.Read()) { _ = r.LocalName; while (r.MoveToNextAttribute()) _ = r.LocalName; } },
+            ["element namespaces"] = r => { while (r.Read()) _ = r.NamespaceURI; },
+            ["attribute namespaces"] = r => { while (r.Read()) { while (r.MoveToNextAttribute()) _ = r.NamespaceURI; } },
+        };
+        foreach ((string mode, Action<XmlDictionaryReader> read) in modes)
+        {
+            Exception? inBox = Outcome("in-box", data, quotas, read), ours = Outcome("BinaryXml", data, quotas, read);
+            Assert.True((inBox is null) == (ours is null), $"{mode}: in-box {inBox?.GetType().Name ?? "passes"}, ours {ours?.GetType().Name ?? "passes"}");
+            Assert.Equal(mode.EndsWith("namespaces"), ours is not null);
+            if (ours is null) continue;
+            Assert.IsAssignableFrom<XmlException>(inBox);
+            var failure = Assert.IsType<BinaryXmlException>(ours);
+            string first = mode == "element namespaces" ? nsA : nsI;
+            Assert.Equal(data.AsSpan().IndexOf(System.Text.Encoding.UTF8.GetBytes(first)), failure.Offset);
+        }
+        Assert.Null(Outcome("BinaryXml", data, quotas, modes["compare"]));
+    }
+
+    [Fact]
     public void Malformed_input_throws_BinaryXmlException_where_the_in_box_reader_throws_XmlException()
     {
         foreach (string hex in new[] { "40 01 61", "40 01 61 A6 01", "01", "40 01 61 B6 03 61 00 62 01", "03 40 01 61 01 8D 00" })
@@ -1110,11 +1186,26 @@ public sealed class DictionaryReaderContractTests
         foreach ((int key, string value) in writerSession.Keys) readerSession.Add(key, value);
         var quotas = XmlDictionaryReaderQuotas.Max;
         var reader = BinaryXmlDictionaryReader.Create(first, 0, first.Length, staticDictionary, quotas, readerSession);
+        // A serializer's questions by its own dictionary strings, answered from the last match where it still holds.
+        var asked = new XmlDictionary();
+        XmlDictionaryString[] questions = [asked.Add("urn:aa"), asked.Add("urn:cc"), asked.Add("urn:bb"), asked.Add("urn:dict")];
+        string Answers(XmlDictionaryReader r)
+        {
+            var log = new System.Text.StringBuilder();
+            while (r.Read())
+            {
+                if (r.NodeType == XmlNodeType.Element) log.AppendJoin(' ', questions.Select(q => r.IsNamespaceUri(q))).Append('|');
+            }
+            return log.ToString();
+        }
         foreach (byte[] data in new[] { first, second, first })
         {
             List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, staticDictionary, quotas, readerSession), exactNodeTypes: true);
             ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, staticDictionary, quotas, readerSession, null);
             Assert.Equal(expected, NodeStream.FromXmlReader(reader, exactNodeTypes: true));
+            string expectedAnswers = Answers(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, staticDictionary, quotas, readerSession));
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, staticDictionary, quotas, readerSession, null);
+            Assert.Equal(expectedAnswers, Answers(reader));
         }
         Assert.Contains(NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(second, 0, second.Length, staticDictionary, quotas, readerSession)), n => n.Contains("urn:dd"));
     }

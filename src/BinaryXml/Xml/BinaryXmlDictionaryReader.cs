@@ -67,18 +67,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private static ElementName s_noName = new() { Prefix = "", LocalName = "", Namespace = "" };
 
     /// <summary>
-    /// An open element's names. An inline local name is atomized when first asked for (as .NET's reader decodes names
-    /// only when asked): until then <see cref="LocalName"/> is null and the name is the UTF-8 at
-    /// <see cref="LocalStart"/> in the input.
+    /// An open element's names. An inline local name or namespace is atomized when first asked for (as .NET's reader
+    /// decodes names only when asked, and adds them to its name table then): until then <see cref="LocalName"/> is null
+    /// and the name is the UTF-8 at <see cref="LocalStart"/> in the input, and <see cref="Namespace"/> is null and the
+    /// namespace is the one declared at <see cref="NamespaceFrom"/>.
     /// </summary>
     private struct ElementName
     {
         public string? Prefix;          // null: the element's start tag was not read by this reader
         public string? LocalName;
         public int LocalStart, LocalLength;
-        public string Namespace;
+        public string? Namespace;
         public XmlDictionaryString? Local, Ns;
-        // Where Namespace was atomized from in this document (cleared with the entry by SetInput): the next element at
+        // Where the namespace is declared in this document (cleared with the entry by SetInput): the next element at
         // this depth mostly has the same.
         public NameRef NamespaceFrom;
     }
@@ -88,7 +89,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private string CurrentPrefix => CurrentName.Prefix!;
     private string CurrentLocalName => LocalNameOf(ref CurrentName);
-    private string CurrentNamespace => CurrentName.Namespace;
+    private string CurrentNamespace => NamespaceOf(ref CurrentName);
+
+    private string NamespaceOf(ref ElementName names) => names.Namespace ??= AtomizeInlineNamespace(names.NamespaceFrom);
 
     private string LocalNameOf(ref ElementName names) => names.LocalName ??= AtomizeInline(names.LocalStart, names.LocalLength);
 
@@ -104,7 +107,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private sealed class Attr
     {
-        public string Prefix = "", Namespace = "";
+        public string Prefix = "";
+        public string? Namespace = "";            // null: the inline namespace declared at NamespaceFrom, atomized when first asked for
+        public NameRef NamespaceFrom;
+        public NameRef DeclaredFrom;              // a namespace declaration's inline namespace (its value, decoded when first asked for)
         public string? LocalName = "";            // null: the inline name at LocalStart, atomized when first asked for
         public int LocalStart, LocalLength;
         public string? Value = "";                // null: the text at AtomicValue, decoded on first use
@@ -117,8 +123,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>An attribute's local name, atomized the first time it is asked for.</summary>
     private string AttrLocalName(Attr a) => a.LocalName ??= AtomizeInline(a.LocalStart, a.LocalLength);
 
-    /// <summary>An attribute's value, decoded from the input the first time it is asked for.</summary>
-    private string AttributeValue(Attr a) => a.Value ??= ValueReader(a.AtomicValue).GetString();
+    /// <summary>
+    /// An attribute's value, decoded from the input the first time it is asked for. A namespace declaration's is its
+    /// namespace, not atomized (as .NET's reader: it adds no name to its table).
+    /// </summary>
+    private string AttributeValue(Attr a) => a.Value ??= ReferenceEquals(a.Namespace, XmlnsNamespace)
+        ? Encoding.UTF8.GetString(Data.Slice(a.DeclaredFrom.Offset, a.DeclaredFrom.Length))
+        : ValueReader(a.AtomicValue).GetString();
+
+    /// <summary>An attribute's namespace, atomized the first time it is asked for.</summary>
+    private string AttrNamespace(Attr a) => a.Namespace ??= AtomizeInlineNamespace(a.NamespaceFrom);
 
     /// <summary>A reader on a value read before (its token held in this reader's own value state).</summary>
     private BinaryXmlReader ValueReader(ValueLocation value) => new(Data, value, _valueState ??= ReaderState.RentScratch());
@@ -330,7 +344,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string LocalName => _attributeIndex < 0 ? CurrentLocalName : AttrLocalName(_attributes[_attributeIndex]);
 
     /// <inheritdoc/>
-    public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : _attributes[_attributeIndex].Namespace;
+    public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : AttrNamespace(_attributes[_attributeIndex]);
 
     /// <inheritdoc/>
     public override string Value
@@ -438,7 +452,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentNullException.ThrowIfNull(localName);
         for (int i = 0; i < AttributeCount; i++)
         {
-            if (_attributes[i].Namespace == ns && AttrLocalName(_attributes[i]) == localName) return i;
+            Attr a = _attributes[i];
+            if (NamespaceEquals(a.Namespace, a.NamespaceFrom, ns) && AttrLocalName(a) == localName) return i;
         }
         return -1;
     }
@@ -732,8 +747,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
                 SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r));
                 SetIfChanged(ref a.Namespace, XmlnsNamespace);
-                SetIfChanged(ref a.Value, AtomizeNamespace(ref r, r.NamespaceValueRef, out XmlDictionaryString? declared));
-                SetIfChanged(ref a.ValueDictionary, declared);
+                NameRef declaredAt = r.NamespaceValueRef;
+                if (declaredAt.Kind == NameKind.Inline)
+                {
+                    a.Value = null;
+                    a.DeclaredFrom = declaredAt;
+                    a.ValueDictionary = null;
+                }
+                else
+                {
+                    SetIfChanged(ref a.Value, AtomizeNamespace(ref r, declaredAt, out XmlDictionaryString? declared));
+                    SetIfChanged(ref a.ValueDictionary, declared);
+                }
                 SetIfChanged(ref a.ValueType, typeof(string));
                 a.LocalDictionary = a.NamespaceDictionary = null;
                 a.Atomic = 0;
@@ -747,8 +772,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 prefix = AtomizePrefix(ref r);
                 SetIfChanged(ref a.Prefix, prefix);
-                SetIfChanged(ref a.Namespace, AtomizeNamespace(ref r, r.NamespaceValueRef, out XmlDictionaryString? nsDictionary));
-                SetIfChanged(ref a.NamespaceDictionary, nsDictionary);
+                NameRef nsAt = r.NamespaceValueRef;
+                if (nsAt.Kind == NameKind.Inline)
+                {
+                    a.Namespace = null;
+                    a.NamespaceFrom = nsAt;
+                    a.NamespaceDictionary = null;
+                }
+                else
+                {
+                    SetIfChanged(ref a.Namespace, AtomizeNamespace(ref r, nsAt, out XmlDictionaryString? nsDictionary));
+                    SetIfChanged(ref a.NamespaceDictionary, nsDictionary);
+                }
             }
             else
             {
@@ -928,10 +963,17 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private void SetNamespace(ref BinaryXmlReader r, ref ElementName names, NameRef where)
     {
+        // The same place in the same document is the same namespace.
+        names.NamespaceFrom = where;
+        if (where.Kind == NameKind.Inline)
+        {
+            // Atomized when asked for (NamespaceOf); compared in the input until then (NamespaceEquals).
+            names.Namespace = null;
+            names.Ns = null;
+            return;
+        }
         SetIfChanged(ref names.Namespace, AtomizeNamespace(ref r, where, out XmlDictionaryString? dictionary));
         SetIfChanged(ref names.Ns, dictionary);
-        // The same place in the same document is the same namespace (AtomizeNamespace keeps it as long).
-        names.NamespaceFrom = where;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -1065,6 +1107,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             dictionaryString = d;
             return staticAtom;
         }
+        if (where.Kind == NameKind.Inline)
+        {
+            dictionaryString = null;
+            return AtomizeInlineNamespace(where);
+        }
         // A session id is odd: keyed by its index, session namespaces spread over all the slots.
         int key = where.Kind == NameKind.Dictionary ? where.Id >> 1 : where.Offset;
         ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
@@ -1075,6 +1122,22 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         string atom = AtomizeName(ref r, where, out dictionaryString);
         slot = new NamespaceAtom { Kind = where.Kind, Key = key, Document = _documentSerial, Atom = atom, DictionaryString = dictionaryString };
+        return atom;
+    }
+
+    /// <summary>
+    /// The atom of the inline namespace declared at <paramref name="where"/> ("" for none), kept by its offset for this
+    /// document (see <see cref="AtomizeNamespace"/>); a failure of the name table quota names that offset.
+    /// </summary>
+    private string AtomizeInlineNamespace(NameRef where)
+    {
+        if (where.Kind == NameKind.None) return "";
+        System.Diagnostics.Debug.Assert(where.Kind == NameKind.Inline);
+        int key = where.Offset;
+        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
+        if (slot.Kind == NameKind.Inline && slot.Key == key && slot.Document == _documentSerial && slot.Atom is not null) return slot.Atom;
+        string atom = AtomizeUtf8(Data.Slice(where.Offset, where.Length), where.Offset);
+        slot = new NamespaceAtom { Kind = NameKind.Inline, Key = key, Document = _documentSerial, Atom = atom };
         return atom;
     }
 
@@ -1337,7 +1400,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool ElementNameEquals(string localName, string ns)
     {
         ref ElementName names = ref CurrentName;
-        return names.Namespace == ns && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
+        return NamespaceEquals(names.Namespace, names.NamespaceFrom, ns) && LocalNameEquals(ref names.LocalName, names.LocalStart, names.LocalLength, localName);
     }
 
     /// <summary>On an element: whether its qualified name (<c>prefix:local</c>, or the local name alone) is <paramref name="name"/>.</summary>
@@ -1361,22 +1424,43 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsNamespaceUri(XmlDictionaryString namespaceUri)
     {
         ArgumentNullException.ThrowIfNull(namespaceUri);
-        if (_attributeIndex >= 0) return base.IsNamespaceUri(namespaceUri);
+        if (_attributeIndex >= 0)
+        {
+            Attr a = _attributes[_attributeIndex];
+            return ReferenceEquals(a.NamespaceDictionary, namespaceUri) || NamespaceEquals(a.Namespace, a.NamespaceFrom, namespaceUri.Value);
+        }
         ref ElementName names = ref CurrentName;
         if (ReferenceEquals(names.Ns, namespaceUri)) return true;
         // Serializers ask for the same namespace element after element with their own dictionary strings: the last
-        // match is kept (the dictionary string and the namespace string it matched), so that a repeated question is
-        // answered by two reference tests instead of comparing the characters again.
-        if (ReferenceEquals(_namespaceMatchKey, namespaceUri) && ReferenceEquals(_namespaceMatch, names.Namespace)) return true;
-        if (names.Namespace != namespaceUri.Value) return false;
+        // match is kept (the dictionary string and the place of the declaration it matched, in this document), so that
+        // a repeated question is answered by comparing those instead of the characters again.
+        if (ReferenceEquals(_namespaceMatchKey, namespaceUri) && names.NamespaceFrom.IsSameAs(_namespaceMatchFrom) && _namespaceMatchDocument == _documentSerial) return true;
+        if (!NamespaceEquals(names.Namespace, names.NamespaceFrom, namespaceUri.Value)) return false;
         _namespaceMatchKey = namespaceUri;
-        _namespaceMatch = names.Namespace;
+        _namespaceMatchFrom = names.NamespaceFrom;
+        _namespaceMatchDocument = _documentSerial;
         return true;
     }
 
-    // The last dictionary string IsNamespaceUri found equal to an element's namespace, and that namespace.
+    // The last dictionary string IsNamespaceUri found equal to an element's namespace, and where that is declared.
     private XmlDictionaryString? _namespaceMatchKey;
-    private string? _namespaceMatch;
+    private NameRef _namespaceMatchFrom;
+    private int _namespaceMatchDocument;
+
+    /// <summary>
+    /// Whether a namespace is <paramref name="value"/>: its atom when it has one, else the inline namespace declared at
+    /// <paramref name="from"/>, compared in the input without atomizing it (as .NET's reader compares its names).
+    /// </summary>
+    private bool NamespaceEquals(string? atom, NameRef from, string value)
+    {
+        if (atom is not null) return atom == value;
+        ReadOnlySpan<byte> utf8 = Data.Slice(from.Offset, from.Length);
+        if (Ascii.Equals(utf8, value)) return true;
+        if (Ascii.IsValid(utf8) || utf8.Length < value.Length) return false;
+        if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
+        int n = Encoding.UTF8.GetChars(utf8, _chars);
+        return value.AsSpan().SequenceEqual(_chars.AsSpan(0, n));
+    }
 
     /// <inheritdoc/>
     public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
@@ -1402,7 +1486,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsNamespaceUri(string namespaceUri)
     {
         ArgumentNullException.ThrowIfNull(namespaceUri);
-        return NamespaceURI == namespaceUri;
+        if (_attributeIndex >= 0)
+        {
+            Attr a = _attributes[_attributeIndex];
+            return NamespaceEquals(a.Namespace, a.NamespaceFrom, namespaceUri);
+        }
+        ref ElementName names = ref CurrentName;
+        return NamespaceEquals(names.Namespace, names.NamespaceFrom, namespaceUri);
     }
 
     /// <inheritdoc/>
