@@ -105,6 +105,60 @@ public sealed class DictionaryWriterContractTests
     }
 
     [Fact]
+    public void A_namespace_is_looked_up_by_reference_first_then_by_value_newest_first()
+    {
+        // .NET looks for a namespace's prefix among the declarations in scope by reference, then by value, newest
+        // first, passing over prefixes declared again since: where declarations of equal strings differ in reference,
+        // the prefix chosen (for elements, attributes and LookupPrefix) tells the order apart.
+        string ns = "urn:same", copy = new(ns.AsSpan()), query = new(ns.AsSpan());
+        var answers = new List<string>();
+        (string hex, _) = Same(w =>
+        {
+            answers.Clear();
+            void Ask(string label, string uri)
+            {
+                string prefix = w.LookupPrefix(uri) ?? "-";
+                answers.Add($"{label}={prefix}");
+                w.WriteElementString(label, prefix);
+            }
+            w.WriteStartElement("r");
+            w.WriteXmlnsAttribute("a", ns);
+            w.WriteStartElement("c1");
+            w.WriteXmlnsAttribute("b", copy);
+            Ask("reference", ns);
+            w.WriteStartElement("c2");
+            w.WriteXmlnsAttribute("z", "urn:other");
+            Ask("value", query);
+            w.WriteStartElement("c3");
+            w.WriteXmlnsAttribute("y", "urn:other2");
+            w.WriteStartElement("x", ns);
+            w.WriteAttributeString("t", ns, "v");
+            w.WriteEndElement();
+            // An attribute's prefix right after a declaration (which empties the one-entry cache of the last answer).
+            foreach (string uri in new[] { ns, query })
+            {
+                w.WriteStartElement("y");
+                w.WriteXmlnsAttribute("w", "urn:other3");
+                w.WriteAttributeString("t", uri, "v");
+                w.WriteEndElement();
+            }
+            w.WriteStartElement("c4");
+            w.WriteXmlnsAttribute("a", "urn:again");
+            Ask("redeclared", ns);
+            w.WriteStartElement("x", query);
+            w.WriteAttributeString("t", query, "v");
+            w.WriteEndElement();
+            w.WriteStartElement("y");
+            w.WriteXmlnsAttribute("w", "urn:other3");
+            w.WriteAttributeString("t", ns, "v");
+            w.WriteEndElement();
+            w.WriteEndDocument();
+        });
+        Assert.Equal(["reference=a", "value=b", "redeclared=b"], answers);
+        Assert.NotEmpty(hex);
+    }
+
+    [Fact]
     public void Stream_provider_values_are_written_as_base64_blocks()
     {
         var data = Enumerable.Range(0, 5000).Select(i => (byte)i).ToArray();

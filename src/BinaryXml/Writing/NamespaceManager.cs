@@ -173,17 +173,19 @@ public sealed partial class BinaryXmlWriter
                 AddNamespaceIfNotDeclared(string.Empty, uri, uriDictionaryString);
                 return string.Empty;
             }
-            foreach (string letter in s_letters)
+            for (char letter = 'a'; letter <= 'z'; letter++)
             {
+                // A one-letter prefix is known by its PrefixChar.
                 bool declared = false;
                 for (int j = _count - 1; j >= 0; j--)
                 {
-                    if (_ns[j].Prefix == letter) { declared = true; break; }
+                    if (_ns[j].PrefixChar == letter) { declared = true; break; }
                 }
                 if (!declared)
                 {
-                    AddNamespace(letter, uri, uriDictionaryString);
-                    return letter;
+                    string prefix = s_letters[letter - 'a'];
+                    AddNamespace(prefix, uri, uriDictionaryString);
+                    return prefix;
                 }
             }
             return null;
@@ -257,20 +259,29 @@ public sealed partial class BinaryXmlWriter
         public string? LookupPrefix(string ns)
         {
             if (_last >= 0 && _ns[_last].Uri == ns) return _ns[_last].Prefix;
-            for (int pass = 0; pass < 2; pass++)
+            // .NET searches twice, by reference and then by value: one pass answers both, the newest declaration by
+            // reference if there is one, else the newest by value (any by reference it passed was redeclared).
+            int byValue = -1;
+            for (int i = _count - 1; i >= 0; i--)
             {
-                for (int i = _count - 1; i >= 0; i--)
+                ref Declaration d = ref _ns[i];
+                if (ReferenceEquals(d.Uri, ns))
                 {
-                    ref Declaration d = ref _ns[i];
-                    if (pass == 0 ? ReferenceEquals(d.Uri, ns) : d.Uri == ns)
+                    if (!IsRedeclaredAfter(i, d.Prefix))
                     {
-                        if (!IsRedeclaredAfter(i, d.Prefix))
-                        {
-                            _last = i;
-                            return d.Prefix;
-                        }
+                        _last = i;
+                        return d.Prefix;
                     }
                 }
+                else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
+                {
+                    byValue = i;
+                }
+            }
+            if (byValue >= 0)
+            {
+                _last = byValue;
+                return _ns[byValue].Prefix;
             }
             // The default binding at index 0 always answers for "" unless "" was redeclared.
             if (ns == XmlnsNamespace) return "xmlns";
@@ -282,17 +293,29 @@ public sealed partial class BinaryXmlWriter
         public string? LookupAttributePrefix(string ns)
         {
             if (_last >= 0 && _ns[_last].Uri == ns && _ns[_last].Prefix.Length != 0) return _ns[_last].Prefix;
-            for (int pass = 0; pass < 2; pass++)
+            // As LookupPrefix: by reference, else by value, in one pass.
+            int byValue = -1;
+            for (int i = _count - 1; i >= 0; i--)
             {
-                for (int i = _count - 1; i >= 0; i--)
+                ref Declaration d = ref _ns[i];
+                if (d.Prefix.Length == 0) continue;
+                if (ReferenceEquals(d.Uri, ns))
                 {
-                    ref Declaration d = ref _ns[i];
-                    if ((pass == 0 ? ReferenceEquals(d.Uri, ns) : d.Uri == ns) && d.Prefix.Length != 0 && !IsRedeclaredAfter(i, d.Prefix))
+                    if (!IsRedeclaredAfter(i, d.Prefix))
                     {
                         _last = i;
                         return d.Prefix;
                     }
                 }
+                else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
+                {
+                    byValue = i;
+                }
+            }
+            if (byValue >= 0)
+            {
+                _last = byValue;
+                return _ns[byValue].Prefix;
             }
             return ns.Length == 0 ? string.Empty : null;
         }
