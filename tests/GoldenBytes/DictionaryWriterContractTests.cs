@@ -152,9 +152,14 @@ public sealed class DictionaryWriterContractTests
             w.WriteXmlnsAttribute("w", "urn:other3");
             w.WriteAttributeString("t", ns, "v");
             w.WriteEndElement();
+            w.WriteEndElement();
+            // Outside c4 again: two declarations of the one reference in scope, the newer one answers.
+            w.WriteStartElement("c5");
+            w.WriteXmlnsAttribute("d", ns);
+            Ask("newest", ns);
             w.WriteEndDocument();
         });
-        Assert.Equal(["reference=a", "value=b", "redeclared=b"], answers);
+        Assert.Equal(["reference=a", "value=b", "redeclared=b", "newest=d"], answers);
         Assert.NotEmpty(hex);
     }
 

@@ -259,29 +259,11 @@ public sealed partial class BinaryXmlWriter
         public string? LookupPrefix(string ns)
         {
             if (_last >= 0 && _ns[_last].Uri == ns) return _ns[_last].Prefix;
-            // .NET searches twice, by reference and then by value: one pass answers both, the newest declaration by
-            // reference if there is one, else the newest by value (any by reference it passed was redeclared).
-            int byValue = -1;
-            for (int i = _count - 1; i >= 0; i--)
+            int found = FindDeclaration(ns, prefixedOnly: false);
+            if (found >= 0)
             {
-                ref Declaration d = ref _ns[i];
-                if (ReferenceEquals(d.Uri, ns))
-                {
-                    if (!IsRedeclaredAfter(i, d.Prefix))
-                    {
-                        _last = i;
-                        return d.Prefix;
-                    }
-                }
-                else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
-                {
-                    byValue = i;
-                }
-            }
-            if (byValue >= 0)
-            {
-                _last = byValue;
-                return _ns[byValue].Prefix;
+                _last = found;
+                return _ns[found].Prefix;
             }
             // The default binding at index 0 always answers for "" unless "" was redeclared.
             if (ns == XmlnsNamespace) return "xmlns";
@@ -293,31 +275,38 @@ public sealed partial class BinaryXmlWriter
         public string? LookupAttributePrefix(string ns)
         {
             if (_last >= 0 && _ns[_last].Uri == ns && _ns[_last].Prefix.Length != 0) return _ns[_last].Prefix;
-            // As LookupPrefix: by reference, else by value, in one pass.
+            int found = FindDeclaration(ns, prefixedOnly: true);
+            if (found >= 0)
+            {
+                _last = found;
+                return _ns[found].Prefix;
+            }
+            return ns.Length == 0 ? string.Empty : null;
+        }
+
+        /// <summary>
+        /// The declaration in scope that .NET's two searches find for <paramref name="ns"/>, newest first and passing
+        /// over prefixes declared again since: the first by reference, else the first by value. One pass answers both
+        /// (a declaration by reference passed on the way was redeclared, so the search by value passes it too); -1 when
+        /// none. Attributes take only prefixed declarations.
+        /// </summary>
+        private int FindDeclaration(string ns, bool prefixedOnly)
+        {
             int byValue = -1;
             for (int i = _count - 1; i >= 0; i--)
             {
                 ref Declaration d = ref _ns[i];
-                if (d.Prefix.Length == 0) continue;
+                if (prefixedOnly && d.Prefix.Length == 0) continue;
                 if (ReferenceEquals(d.Uri, ns))
                 {
-                    if (!IsRedeclaredAfter(i, d.Prefix))
-                    {
-                        _last = i;
-                        return d.Prefix;
-                    }
+                    if (!IsRedeclaredAfter(i, d.Prefix)) return i;
                 }
                 else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
                 {
                     byValue = i;
                 }
             }
-            if (byValue >= 0)
-            {
-                _last = byValue;
-                return _ns[byValue].Prefix;
-            }
-            return ns.Length == 0 ? string.Empty : null;
+            return byValue;
         }
 
         /// <summary>The namespace bound to <paramref name="prefix"/>, or null.</summary>

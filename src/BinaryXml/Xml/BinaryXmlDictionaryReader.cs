@@ -747,18 +747,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
                 SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r));
                 SetIfChanged(ref a.Namespace, XmlnsNamespace);
-                NameRef declaredAt = r.NamespaceValueRef;
-                if (declaredAt.Kind == NameKind.Inline)
-                {
-                    a.Value = null;
-                    a.DeclaredFrom = declaredAt;
-                    a.ValueDictionary = null;
-                }
-                else
-                {
-                    SetIfChanged(ref a.Value, AtomizeNamespace(ref r, declaredAt, out XmlDictionaryString? declared));
-                    SetIfChanged(ref a.ValueDictionary, declared);
-                }
+                // An inline namespace is decoded when the value is asked for (AttributeValue).
+                SetNamespace(ref r, r.NamespaceValueRef, ref a.Value, ref a.DeclaredFrom, ref a.ValueDictionary);
                 SetIfChanged(ref a.ValueType, typeof(string));
                 a.LocalDictionary = a.NamespaceDictionary = null;
                 a.Atomic = 0;
@@ -772,18 +762,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 prefix = AtomizePrefix(ref r);
                 SetIfChanged(ref a.Prefix, prefix);
-                NameRef nsAt = r.NamespaceValueRef;
-                if (nsAt.Kind == NameKind.Inline)
-                {
-                    a.Namespace = null;
-                    a.NamespaceFrom = nsAt;
-                    a.NamespaceDictionary = null;
-                }
-                else
-                {
-                    SetIfChanged(ref a.Namespace, AtomizeNamespace(ref r, nsAt, out XmlDictionaryString? nsDictionary));
-                    SetIfChanged(ref a.NamespaceDictionary, nsDictionary);
-                }
+                SetNamespace(ref r, r.NamespaceValueRef, ref a.Namespace, ref a.NamespaceFrom, ref a.NamespaceDictionary);
             }
             else
             {
@@ -951,7 +930,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         else if (!ns.IsSameAs(names.NamespaceFrom))
         {
-            SetNamespace(ref r, ref names, ns);
+            SetNamespace(ref r, ns, ref names.Namespace, ref names.NamespaceFrom, ref names.Ns);
         }
     }
 
@@ -961,19 +940,22 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         SetIfChanged(ref names.Local, dictionary);
     }
 
-    private void SetNamespace(ref BinaryXmlReader r, ref ElementName names, NameRef where)
+    /// <summary>
+    /// Sets a namespace (an element's or attribute's, or a declaration's value) from where it is declared: an inline
+    /// namespace is left null, with its place, to be atomized (or decoded) when asked for and compared in the input
+    /// until then (<see cref="NamespaceEquals"/>), as .NET's reader does; a dictionary string is atomized now.
+    /// </summary>
+    private void SetNamespace(ref BinaryXmlReader r, NameRef where, ref string? value, ref NameRef from, ref XmlDictionaryString? dictionary)
     {
-        // The same place in the same document is the same namespace.
-        names.NamespaceFrom = where;
+        from = where;
         if (where.Kind == NameKind.Inline)
         {
-            // Atomized when asked for (NamespaceOf); compared in the input until then (NamespaceEquals).
-            names.Namespace = null;
-            names.Ns = null;
+            value = null;
+            dictionary = null;
             return;
         }
-        SetIfChanged(ref names.Namespace, AtomizeNamespace(ref r, where, out XmlDictionaryString? dictionary));
-        SetIfChanged(ref names.Ns, dictionary);
+        SetIfChanged(ref value, AtomizeNamespace(ref r, where, out XmlDictionaryString? atomDictionary));
+        SetIfChanged(ref dictionary, atomDictionary);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
