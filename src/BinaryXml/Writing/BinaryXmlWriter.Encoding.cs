@@ -158,7 +158,7 @@ public sealed partial class BinaryXmlWriter
         }
     }
 
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
     {
         // Names and short texts are mostly ASCII: a narrowing copy, with the full transcoder for the rest. Up to 16
@@ -214,7 +214,7 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Four ASCII characters (UTF-16, little-endian, in one 64-bit word) as four bytes.</summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint NarrowAsciiQuad(ulong chars)
     {
         chars = (chars | chars >> 8) & 0x0000_FFFF_0000_FFFF;

@@ -1094,13 +1094,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             dictionaryString = null;
             return AtomizeInlineNamespace(where);
         }
-        // A session id is odd: keyed by its index, session namespaces spread over all the slots.
-        int key = where.Kind == NameKind.Dictionary ? where.Id >> 1 : where.Offset;
-        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
-        if (slot.Kind == where.Kind && slot.Key == key && slot.Document == _documentSerial && slot.Atom is not null)
+        ref NamespaceAtom slot = ref NamespaceSlot(where, out int key, out bool kept);
+        if (kept)
         {
             dictionaryString = slot.DictionaryString;
-            return slot.Atom;
+            return slot.Atom!;
         }
         string atom = AtomizeName(ref r, where, out dictionaryString);
         slot = new NamespaceAtom { Kind = where.Kind, Key = key, Document = _documentSerial, Atom = atom, DictionaryString = dictionaryString };
@@ -1115,12 +1113,24 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (where.Kind == NameKind.None) return "";
         System.Diagnostics.Debug.Assert(where.Kind == NameKind.Inline);
-        int key = where.Offset;
-        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
-        if (slot.Kind == NameKind.Inline && slot.Key == key && slot.Document == _documentSerial && slot.Atom is not null) return slot.Atom;
+        ref NamespaceAtom slot = ref NamespaceSlot(where, out int key, out bool kept);
+        if (kept) return slot.Atom!;
         string atom = AtomizeUtf8(Data.Slice(where.Offset, where.Length), where.Offset);
         slot = new NamespaceAtom { Kind = NameKind.Inline, Key = key, Document = _documentSerial, Atom = atom };
         return atom;
+    }
+
+    /// <summary>
+    /// The slot where the atom of the namespace declared at <paramref name="where"/> is kept (keyed by its offset, or by
+    /// its index for a session string: an odd id, so that session namespaces spread over all the slots), and whether it
+    /// holds that namespace's atom for this document.
+    /// </summary>
+    private ref NamespaceAtom NamespaceSlot(NameRef where, out int key, out bool kept)
+    {
+        key = where.Kind == NameKind.Dictionary ? where.Id >> 1 : where.Offset;
+        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
+        kept = slot.Kind == where.Kind && slot.Key == key && slot.Document == _documentSerial && slot.Atom is not null;
+        return ref slot;
     }
 
     private const int NamespaceAtoms = 8;
