@@ -1726,5 +1726,162 @@ public sealed class DictionaryReaderContractTests
         Assert.Matches("Element g False/0, (read 3, '[^']*' left, )?Text  True/", expected);
         Assert.Equal(expected, Lengths(Create("BinaryXml", data)));
     }
+    /// <summary>
+    /// What may be done on an element before its attributes are asked for, staying on it: the attributes read after any
+    /// of it are those the in-box reader reports (ours builds them when first asked for).
+    /// </summary>
+    private static readonly (string Name, Action<XmlDictionaryReader> Act)[] s_stayOnElement =
+    [
+        ("nothing", _ => { }),
+        ("MoveToContent", r => r.MoveToContent()),
+        ("IsStartElement", r => r.IsStartElement()),
+        ("names", r => _ = (r.Prefix, r.LocalName, r.NamespaceURI, r.Name)),
+        ("IsStartElement by name", r => r.IsStartElement(r.LocalName, r.NamespaceURI)),
+        ("LookupNamespace", r => r.LookupNamespace("p")),
+        ("counts", r => _ = (r.AttributeCount, r.HasAttributes, r.HasValue, r.IsEmptyElement)),
+        ("MoveToElement", r => r.MoveToElement()),
+    ];
+
+    /// <summary>Every way to read an element's attributes, in one log: by index, by name, by navigation, as values.</summary>
+    private static string AttributeLog(XmlDictionaryReader r)
+    {
+        var log = new List<string> { $"{r.AttributeCount}" };
+        for (int i = 0; i < r.AttributeCount; i++) log.Add($"[{i}]={r.GetAttribute(i)}");
+        if (r.MoveToFirstAttribute())
+        {
+            do
+            {
+                string name = r.Name, local = r.LocalName, ns = r.NamespaceURI;
+                // ValueType before and after Value: .NET's turns to string once Value is asked for.
+                log.Add($"{r.NodeType} {r.Depth} {r.Prefix}|{local}|{ns} {r.ValueType.Name} '{r.Value}' {r.ValueType.Name} {r.XmlLang}");
+                log.Add($"by name {r.GetAttribute(name)}, by local name and namespace {r.GetAttribute(local, ns)}");
+                if (r.ReadAttributeValue()) log.Add($"value node {r.NodeType} {r.Depth} {r.ValueType.Name} '{r.Value}' {r.ValueType.Name}");
+            }
+            while (r.MoveToNextAttribute());
+            r.MoveToElement();
+        }
+        if (r.AttributeCount > 1)
+        {
+            r.MoveToAttribute(r.AttributeCount - 1);
+            log.Add($"last {r.Name} '{r.Value}'");
+            r.MoveToElement();
+        }
+        log.Add($"missing {r.GetAttribute("missing") ?? "null"} {r.MoveToAttribute("missing", "urn:none")}");
+        return string.Join("; ", log);
+    }
+
+    [Fact]
+    public void Attributes_asked_for_after_other_reads_of_their_element_are_those_of_the_in_box_reader()
+    {
+        // Elements with namespace declarations, prefixed and unprefixed attributes, a list, dictionary and typed values,
+        // xml:lang (its scope begins at the start tag), and none. On each element in turn: one of the reads that stay
+        // on it, then every attribute read; or the element read past (Skip, ReadElementContentAsString, Read) with its
+        // attributes never asked for. Then the rest of the document node by node, attributes included.
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString dictionaryValue = dictionary.Add("dictionary value"), nsP = dictionary.Add("urn:p");
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, dictionary, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteXmlnsAttribute("p", nsP);
+            w.WriteStartElement("a");
+            w.WriteAttributeString("x", "1");
+            w.WriteAttributeString("p", "y", nsP.Value, "two");
+            w.WriteXmlnsAttribute("q", "urn:q");
+            w.WriteStartAttribute("q", "z", "urn:q"); w.WriteValue(new object[] { 1, 3.5 }); w.WriteEndAttribute();
+            w.WriteString("text of a");
+            w.WriteEndElement();
+            w.WriteStartElement("p", "b", nsP.Value);
+            w.WriteStartAttribute("d"); w.WriteString(dictionaryValue); w.WriteEndAttribute();
+            w.WriteStartAttribute("n"); w.WriteValue(42); w.WriteEndAttribute();
+            w.WriteString("text of b");
+            w.WriteEndElement();
+            w.WriteStartElement("c");
+            w.WriteAttributeString("xml", "lang", null, "de");
+            w.WriteAttributeString("k", "v");
+            w.WriteElementString("d", "text of d");
+            w.WriteEndElement();
+            w.WriteStartElement("e");
+            w.WriteString("no attributes");
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        string Run(string factory, string element, string action)
+        {
+            using XmlDictionaryReader r = Create(factory, data, dictionary);
+            var log = new List<string>();
+            while (r.Read() && !(r.NodeType == XmlNodeType.Element && r.LocalName == element)) log.Add($"{r.NodeType} {r.Name}");
+            switch (action)
+            {
+                case "Skip": r.Skip(); break;
+                case "ReadElementContentAsString": log.Add(r.ReadElementContentAsString()); break;
+                case "Read": r.Read(); break;
+                default:
+                    s_stayOnElement.Single(a => a.Name == action).Act(r);
+                    log.Add($"{r.NodeType} {r.Name}: {AttributeLog(r)}");
+                    break;
+            }
+            do
+            {
+                log.Add($"{r.NodeType} {r.Depth} {r.Name} {r.ValueType.Name} '{(r.NodeType == XmlNodeType.Text ? r.Value : "")}' {r.ValueType.Name} {r.XmlLang}: {AttributeLog(r)}");
+            }
+            while (r.Read());
+            return string.Join(Environment.NewLine, log);
+        }
+        int cases = 0;
+        foreach (string element in new[] { "r", "a", "b", "c", "e" })
+        {
+            foreach (string action in s_stayOnElement.Select(a => a.Name).Concat(["Skip", "ReadElementContentAsString", "Read"]))
+            {
+                if (action == "ReadElementContentAsString" && element is "r" or "c") continue;
+                string expected = Run("in-box", element, action);
+                Assert.Equal(expected, Run("BinaryXml", element, action));
+                cases++;
+            }
+        }
+        Assert.Equal(5 * 11 - 2, cases);
+        // The log holds what it should: the list, the dictionary and typed values (their type string once Value is
+        // asked for, and again their own on the attribute's value node), the scope of xml:lang.
+        string a = Run("in-box", "a", "nothing"), b = Run("in-box", "b", "nothing"), c = Run("in-box", "c", "nothing");
+        Assert.Contains("q|z|urn:q Object[] '1 3.5' String", a);
+        Assert.Contains("|d| String 'dictionary value' String", b);
+        Assert.Contains("|n| Int32 '42' String", b);
+        Assert.Contains("value node Text 3 Int32 '42' String", b);
+        Assert.Contains("Element 2 d String '' String de", c);
+    }
+
+    [Fact]
+    public void Attributes_not_asked_for_before_a_failed_read_fail_with_it()
+    {
+        // <r><a x="1">, then text of malformed UTF-8 closing a. A deliberate difference, pinned: after the failed
+        // ReadElementContentAsString the in-box reader is still on a and reads its attribute; ours, whose reader stays
+        // failed after malformed input, builds an element's attribute nodes when first asked for and can no longer do
+        // so: it throws a BinaryXmlException naming the element's offset. Attributes asked for before the failure stay.
+        byte[] data = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x04, 0x01, (byte)'x', 0x98, 0x01, (byte)'1', 0x99, 0x02, 0xC3, 0x28, 0x01];
+        foreach (bool askedBefore in new[] { false, true })
+        {
+            XmlDictionaryReader inBox = Create("in-box", data), ours = Create("BinaryXml", data);
+            foreach (XmlDictionaryReader r in new[] { inBox, ours })
+            {
+                r.Read();
+                r.Read();
+                Assert.Equal(("a", 1), (r.LocalName, r.AttributeCount));
+                if (askedBefore) Assert.Equal("1", r.GetAttribute("x"));
+                Assert.ThrowsAny<XmlException>(() => r.ReadElementContentAsString());
+                Assert.Equal(("a", 1), (r.LocalName, r.AttributeCount));
+            }
+            Assert.Equal("1", inBox.GetAttribute("x"));
+            if (askedBefore)
+            {
+                Assert.Equal("1", ours.GetAttribute("x"));
+                continue;
+            }
+            var failure = Assert.Throws<BinaryXmlException>(() => ours.GetAttribute("x"));
+            Assert.Equal(3, failure.Offset);
+            Assert.Throws<BinaryXmlException>(() => ours.MoveToFirstAttribute());
+            Assert.Equal(ReadState.Error, ours.ReadState);
+        }
+    }
 }
 

@@ -876,6 +876,46 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
+    /// On a start tag (not an Array record's) whose attribute tokens have not been read: passes over them, as
+    /// <see cref="ReadPassingAttributes"/> would, and returns how many there are. The reader stays on the start tag;
+    /// <see cref="TryRewindAttributes"/> brings the attribute tokens back while it does.
+    /// </summary>
+    internal int PassAttributes()
+    {
+        ReaderState s = _s;
+        Debug.Assert(s._tokenType == BinaryXmlTokenType.StartElement && s._phase == ReaderPhase.Attributes && s._attrIndex == 0 && s._arrayCount == 0);
+        s._attrIndex = s._attrCount;
+        return s._attrCount;
+    }
+
+    /// <summary>
+    /// When the reader is still on the start tag at <paramref name="elementStart"/> with its attributes passed over
+    /// (<see cref="PassAttributes"/>), makes the next reads return its attribute tokens; otherwise (the reader has moved
+    /// on) false and nothing changed.
+    /// </summary>
+    internal bool TryRewindAttributes(int elementStart)
+    {
+        ReaderState s = _s;
+        if (s._tokenType != BinaryXmlTokenType.StartElement || s._tokenStart != elementStart || s._phase != ReaderPhase.Attributes
+            || s._attrIndex != s._attrCount || s._arrayCount != 0 || s._pending != PendingStep.None)
+            return false;
+        s._attrIndex = 0;
+        return true;
+    }
+
+    /// <summary>Whether an attribute of the current start tag has the prefix "xml" (its xml:lang or xml:space scope begins there).</summary>
+    internal readonly bool StartTagHasXmlPrefixedAttribute()
+    {
+        ReaderState s = _s;
+        for (int i = 0; i < s._attrCount; i++)
+        {
+            ref AttributeRecord a = ref s._attributes![i];
+            if (!a.IsXmlns && a.Prefix.Kind == NameKind.Inline && NameBytes(a.Prefix).SequenceEqual(XmlPrefix)) return true;
+        }
+        return false;
+    }
+
+    /// <summary>
     /// Whether the next <see cref="Read"/> reads a content record, with nothing pending: the reader is in content, or
     /// on a start tag whose attributes have all been read (Read's own step from the attributes to the content), and
     /// input remains. The one-step reads begin only there.

@@ -66,20 +66,21 @@ public sealed partial class BinaryXmlDictionaryReader
                 // Names are replayed by prefix, and xmlns attributes as read: the canonicalizer resolves prefixes
                 // itself, as .NET's does (a prefix is given its namespace only where the element declares it).
                 bool declaresOwnPrefix = false;
+                List<Attr> attributes = Attributes;
                 for (int i = 0; i < _attributeCount; i++)
                 {
-                    Attr a = _attributes[i];
+                    Attr a = attributes[i];
                     if (IsXmlns(a) && XmlnsPrefix(a) == CurrentPrefix) declaresOwnPrefix = true;
                 }
                 c14n.WriteStartElement(CurrentPrefix, CurrentLocalName, declaresOwnPrefix ? CurrentNamespace : null);
                 for (int i = 0; i < _attributeCount; i++)
                 {
-                    Attr a = _attributes[i];
+                    Attr a = attributes[i];
                     if (IsXmlns(a)) c14n.WriteXmlnsAttribute(XmlnsPrefix(a), AttributeValue(a));
                 }
                 for (int i = 0; i < _attributeCount; i++)
                 {
-                    Attr a = _attributes[i];
+                    Attr a = attributes[i];
                     if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, AttrLocalName(a), null, AttributeValue(a));
                 }
                 _tee!.CloseStartTag();

@@ -50,10 +50,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private ValueLocation _valueLocation;
     private Type _valueType = typeof(string);
     private XmlDictionaryString? _valueDictionary;
-    private readonly List<Attr> _attributes = [];
+    private readonly List<Attr> _attributes = [];   // the current element's attribute nodes (see Attributes)
     private int _attributeCount;
+    // The current element's attribute nodes are built when first asked for (Attributes): the native reader holds the
+    // start tag's attribute records, validated, until it reads on. -1 when they are built (or there are none).
+    private int _attributesOfElement = -1;
     private int _attributeIndex = -1;
     private bool _onAttributeValue;
+    // Value was asked for on the current node (or attribute, or attribute value) since the reader moved there: .NET's
+    // reader keeps the string it returned and from then on reports the node's ValueType as string.
+    private bool _valueAsked;
     // An Array record is presented lazily as repeated elements: node k after the first element is the text of
     // item k / 3 (k % 3 == 0), its end element (1) or the next item's element (2). The element's names are those of
     // _openElements[_arrayDepth].
@@ -284,8 +290,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _openElementsUsed = 0;
         _valueType = typeof(string);
         _attributeCount = 0;
+        _attributesOfElement = -1;
         _attributeIndex = -1;
         _onAttributeValue = false;
+        _valueAsked = false;
         _arrayCount = _arrayNodesRead = 0;
         _xmlScopes.Clear();
     }
@@ -351,6 +359,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         get
         {
+            _valueAsked = true;
             if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
             if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
@@ -360,7 +369,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <inheritdoc/>
-    public override Type ValueType => _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
+    public override Type ValueType => _valueAsked ? typeof(string) : _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
 
     /// <inheritdoc/>
     public override bool HasValue => NodeType is XmlNodeType.Attribute or XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace
@@ -410,7 +419,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         ArgumentOutOfRangeException.ThrowIfNegative(i);
         ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
-        return AttributeValue(_attributes[i]);
+        return AttributeValue(Attributes[i]);
     }
 
     /// <inheritdoc/>
@@ -440,7 +449,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentNullException.ThrowIfNull(name);
         for (int i = 0; i < AttributeCount; i++)
         {
-            Attr a = _attributes[i];
+            Attr a = Attributes[i];
             string local = AttrLocalName(a);
             if (a.Prefix.Length == 0 ? local == name : name.Length == a.Prefix.Length + 1 + local.Length && name.StartsWith(a.Prefix, StringComparison.Ordinal) && name[a.Prefix.Length] == ':' && name.EndsWith(local, StringComparison.Ordinal)) return i;
         }
@@ -452,7 +461,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentNullException.ThrowIfNull(localName);
         for (int i = 0; i < AttributeCount; i++)
         {
-            Attr a = _attributes[i];
+            Attr a = Attributes[i];
             if (NamespaceEquals(a.Namespace, a.NamespaceFrom, ns) && AttrLocalName(a) == localName) return i;
         }
         return -1;
@@ -463,8 +472,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         ArgumentOutOfRangeException.ThrowIfNegative(i);
         ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
-        _attributeIndex = i;
-        _onAttributeValue = false;
+        MoveTo(i);
     }
 
     /// <inheritdoc/>
@@ -476,8 +484,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool MoveTo(int i)
     {
         if (i < 0) return false;
+        if (_attributesOfElement >= 0) BuildAttributes();
         _attributeIndex = i;
         _onAttributeValue = false;
+        _valueAsked = false;
         return true;
     }
 
@@ -487,6 +497,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributeIndex < 0) return false;
         _attributeIndex = -1;
         _onAttributeValue = false;
+        _valueAsked = false;
         return true;
     }
 
@@ -505,6 +516,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (_attributeIndex < 0 || _onAttributeValue) return false;
         _onAttributeValue = true;
+        _valueAsked = false;
         return true;
     }
 
@@ -556,6 +568,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_c14n is not null) CanonicalizeNode();
         _attributeIndex = -1;
         _onAttributeValue = false;
+        _valueAsked = false;
         if (_nodeType == XmlNodeType.EndElement && _xmlScopes.Count > 0) PopXmlScope(_depth);
         _readState = ReadState.Interactive;
         _valueDictionary = null;
@@ -725,10 +738,54 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         SetName(ref r, depth);
         SetElementNode(XmlNodeType.Element, depth);
         _attributeCount = 0;
+        _attributesOfElement = -1;
         // Most elements have neither attributes nor array items: what they need is out of line, so that the frame of
         // this method (zeroed on every call) stays small.
-        if (r.NextIsAttribute) ReadAttributes(ref r, depth);
+        if (r.NextIsAttribute) ReadStartTagAttributes(ref r, depth, isArray);
         if (isArray) ReadArrayStart(ref r, depth);
+    }
+
+    /// <summary>
+    /// The attributes of the start tag the native reader is on: counted now and built when first asked for
+    /// (<see cref="Attributes"/>), unless they begin an xml:lang or xml:space scope or precede an Array record's
+    /// items (built now: the scope is the element's, the items follow the attributes in the native reader).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReadStartTagAttributes(ref BinaryXmlReader r, int depth, bool isArray)
+    {
+        if (isArray || r.StartTagHasXmlPrefixedAttribute())
+        {
+            ReadAttributes(ref r, depth);
+            return;
+        }
+        _attributeCount = r.PassAttributes();
+        _attributesOfElement = r.TokenStartIndex;
+    }
+
+    /// <summary>The current element's attribute nodes, built the first time they are asked for.</summary>
+    private List<Attr> Attributes
+    {
+        get
+        {
+            if (_attributesOfElement >= 0) BuildAttributes();
+            return _attributes;
+        }
+    }
+
+    /// <summary>Builds the attribute nodes of the current element from the native reader, which is still on its start tag.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void BuildAttributes()
+    {
+        var r = NativeReader;
+        int count = _attributeCount;
+        // Only a read that failed moves the native reader on and leaves this reader on the element: the reader stays
+        // failed (see Read), and so do the attributes it had not read.
+        if (!r.TryRewindAttributes(_attributesOfElement))
+            throw new BinaryXmlException("The attributes of this element cannot be read: a read after its start tag failed before they were asked for", _attributesOfElement);
+        _attributesOfElement = -1;
+        _attributeCount = 0;
+        ReadAttributes(ref r, _depth);
+        System.Diagnostics.Debug.Assert(_attributeCount == count);
     }
 
     /// <summary>Builds the attribute nodes of the start tag the native reader is on.</summary>
@@ -796,7 +853,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                     or RecordType.UnicodeChars32Text or RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text))
                 {
                     // Decoded or formatted only if asked for, as .NET does. Not a QName of the session (its string is
-                    // resolved now: the session may change before the value is asked for).
+                    // resolved with the attribute nodes: the session may change before the value is asked for).
                     value = null;
                 }
                 else
@@ -1659,7 +1716,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // As .NET's reader: no node any more (no names, value or attributes), at the depth of the last one.
         _attributeIndex = -1;
         _onAttributeValue = false;
+        _valueAsked = false;
         _attributeCount = 0;
+        _attributesOfElement = -1;
         SetNode(XmlNodeType.None, depth, "", typeof(string));
         ReturnOwnedBuffer();
         OnXmlDictionaryReaderClose? onClose = _onClose;
