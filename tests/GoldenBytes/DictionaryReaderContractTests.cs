@@ -1804,6 +1804,8 @@ public sealed class DictionaryReaderContractTests
             w.WriteStartElement("e");
             w.WriteString("no attributes");
             w.WriteEndElement();
+            w.WriteStartElement("f"); w.WriteValue(7); w.WriteEndElement();
+            w.WriteStartElement("g"); w.WriteBase64([1, 2, 3], 0, 3); w.WriteEndElement();
             w.WriteEndElement();
         }
         byte[] data = ms.ToArray();
@@ -1849,6 +1851,8 @@ public sealed class DictionaryReaderContractTests
         Assert.Contains("|n| Int32 '42' String", b);
         Assert.Contains("value node Text 3 Int32 '42' String", b);
         Assert.Contains("Element 2 d String '' String de", c);
+        Assert.Contains("Text 2  Int32 '7' String", c);
+        Assert.Contains("Text 2  Byte[] 'AQID' String", c);
     }
 
     [Fact]
