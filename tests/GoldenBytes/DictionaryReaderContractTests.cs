@@ -1887,5 +1887,50 @@ public sealed class DictionaryReaderContractTests
             Assert.Equal(ReadState.Error, ours.ReadState);
         }
     }
+    [Fact]
+    public void A_session_changed_while_a_document_is_read_gives_the_strings_it_held_when_they_were_read()
+    {
+        // <p:e xmlns:p="urn:a"><p:f x="v"/><p:g/></p:e>, every name, the namespace and the value from a session. After
+        // the first Read the session is cleared and refilled with other strings for the same ids. A deliberate
+        // difference, pinned: .NET's reader looks a session string up whenever it is asked for, so the element it is on
+        // and the namespace declared before the change take the new strings; ours looks strings up as it reads the
+        // records that use them (a namespace declaration's when it is first used in the document, attribute values when
+        // the element's attributes are first asked for) and gives the strings the session held then. WCF fills a
+        // session between messages, never while one is read.
+        var names = new XmlDictionary();
+        XmlDictionaryString e = names.Add("e"), f = names.Add("f"), g = names.Add("g"), ns = names.Add("urn:a"), v = names.Add("v");
+        var writerSession = new RecordingWriterSession();
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, writerSession))
+        {
+            w.WriteStartElement("p", e, ns);
+            w.WriteStartElement("p", f, ns);
+            w.WriteStartAttribute(null, "x", null); w.WriteString(v); w.WriteEndAttribute();
+            w.WriteEndElement();
+            w.WriteStartElement("p", g, ns);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        Assert.Equal(5, writerSession.Keys.Count);
+        string Read(string factory)
+        {
+            var session = new XmlBinaryReaderSession();
+            foreach ((int key, string value) in writerSession.Keys) session.Add(key, value);
+            using XmlDictionaryReader r = Create(factory, data, null, null, session);
+            var log = new List<string>();
+            r.Read();
+            session.Clear();
+            foreach ((int key, string value) in writerSession.Keys) session.Add(key, value + "2");
+            do
+            {
+                log.Add($"{r.NodeType} {r.LocalName} {r.NamespaceURI}{(r.NodeType == XmlNodeType.Element && r.GetAttribute("x") is string x ? " x=" + x : "")}");
+            }
+            while (r.Read());
+            return string.Join(", ", log);
+        }
+        Assert.Equal("Element e2 urn:a2, Element f2 urn:a2 x=v2, EndElement f2 urn:a2, Element g2 urn:a2, EndElement g2 urn:a2, EndElement e2 urn:a2", Read("in-box"));
+        Assert.Equal("Element e urn:a, Element f2 urn:a x=v2, EndElement f2 urn:a, Element g2 urn:a, EndElement g2 urn:a, EndElement e urn:a", Read("BinaryXml"));
+    }
 }
 
