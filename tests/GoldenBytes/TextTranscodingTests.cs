@@ -1,3 +1,4 @@
+using System.Text;
 using System.Xml;
 using Xunit;
 
@@ -118,4 +119,48 @@ public sealed class TextTranscodingTests
     }
 
     private static string Escape(string s) => string.Concat(s.Select(c => c < 0x80 ? c.ToString() : $"\\u{(int)c:X4}"));
+    [Fact]
+    public void Input_compared_with_a_string_is_equal_exactly_where_the_runtime_says_it_is()
+    {
+        // The readers compare names and namespaces in the input with strings (AsciiText.Equals: 4 to 16 characters as
+        // two overlapping words or vectors). Every length from 0 to 40, against: the same text; one character changed
+        // at each position; a byte at each position that is not ASCII (0x80, 0xC3, 0xFF) with the character of the
+        // same code in the string (equal if widened, not equal as UTF-8); a character outside ASCII in the string;
+        // text one character longer or shorter. The answer is the runtime's Ascii.Equals in every case, and the
+        // expected one: equal only for the same ASCII text.
+        int compared = 0;
+        for (int length = 0; length <= 40; length++)
+        {
+            char[] text = [.. Enumerable.Range(0, length).Select(i => (char)('a' + i * 7 % 26))];
+            byte[] utf8 = [.. text.Select(c => (byte)c)];
+            void Check(byte[] bytes, char[] chars, bool expected)
+            {
+                bool ours = AsciiText.Equals(bytes, chars);
+                Assert.True(Ascii.Equals(bytes, chars) == ours, $"length {length}: '{Convert.ToHexString(bytes)}' against '{new string(chars)}': ours {ours}");
+                Assert.True(ours == expected, $"length {length}: '{Convert.ToHexString(bytes)}' against '{new string(chars)}': {ours}, {expected} expected");
+                compared++;
+            }
+            Check(utf8, text, true);
+            Check([.. utf8, (byte)'z'], text, false);
+            Check(utf8, [.. text, 'z'], false);
+            for (int at = 0; at < length; at++)
+            {
+                byte[] bytes = (byte[])utf8.Clone();
+                bytes[at] = (byte)(bytes[at] == 'q' ? 'r' : 'q');
+                Check(bytes, text, false);
+                char[] chars = (char[])text.Clone();
+                chars[at] = '\u00E9';
+                Check(utf8, chars, false);
+                foreach (byte high in new byte[] { 0x80, 0xC3, 0xFF })
+                {
+                    bytes = (byte[])utf8.Clone();
+                    bytes[at] = high;
+                    chars = (char[])text.Clone();
+                    chars[at] = (char)high;
+                    Check(bytes, chars, false);
+                }
+            }
+        }
+        Assert.Equal(41 * 3 + 5 * (40 * 41 / 2), compared);
+    }
 }

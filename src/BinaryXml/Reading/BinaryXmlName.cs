@@ -67,7 +67,7 @@ public readonly ref struct BinaryXmlName
     /// <summary>Whether UTF-8 bytes are the encoding of <paramref name="value"/> (never allocating; names are nearly always ASCII).</summary>
     private static bool Utf8Equals(ReadOnlySpan<byte> utf8, string value)
     {
-        if (Ascii.Equals(utf8, value)) return true;
+        if (AsciiText.Equals(utf8, value)) return true;
         // Equal texts are both ASCII or both not.
         if (Ascii.IsValid(utf8) || Ascii.IsValid(value)) return false;
         return EncodedEquals(utf8, value);

@@ -1251,9 +1251,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         uint mixed = ((uint)utf8.Length * 0x9E3779B9u) ^ ((uint)(utf8[0] | utf8[^1] << 8 | utf8[utf8.Length >> 1] << 16) * 0x85EBCA6Bu);
         int index = (int)(mixed >> (32 - RecentNameBits));
         string? recent = _recentInlineNames[index];
-        if (recent is not null && Ascii.Equals(utf8, recent)) return recent;
+        if (recent is not null && AsciiText.Equals(utf8, recent)) return recent;
         string? pair = _recentInlineNames[index ^ 1];
-        if (pair is not null && Ascii.Equals(utf8, pair)) return pair;
+        if (pair is not null && AsciiText.Equals(utf8, pair)) return pair;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
         string atomized = _nameTable.Get(_chars, 0, n) ?? AddName(new string(_chars, 0, n), offset);
@@ -1504,7 +1504,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (atom is not null) return atom == value;
         ReadOnlySpan<byte> utf8 = Data.Slice(from.Offset, from.Length);
-        if (Ascii.Equals(utf8, value)) return true;
+        if (AsciiText.Equals(utf8, value)) return true;
         if (Ascii.IsValid(utf8) || utf8.Length < value.Length) return false;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
@@ -1596,7 +1596,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (atom is not null) return value.SequenceEqual(atom);
         ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
-        if (Ascii.Equals(utf8, value)) return true;
+        if (AsciiText.Equals(utf8, value)) return true;
         if (Ascii.IsValid(utf8)) return false;
         atom = AtomizeInline(start, length);
         return value.SequenceEqual(atom);
