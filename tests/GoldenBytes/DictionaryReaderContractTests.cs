@@ -1932,5 +1932,80 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal("Element e2 urn:a2, Element f2 urn:a2 x=v2, EndElement f2 urn:a2, Element g2 urn:a2, EndElement g2 urn:a2, EndElement e2 urn:a2", Read("in-box"));
         Assert.Equal("Element e urn:a, Element f2 urn:a x=v2, EndElement f2 urn:a, Element g2 urn:a, EndElement g2 urn:a, EndElement e urn:a", Read("BinaryXml"));
     }
+    [Fact]
+    public void Content_read_after_Value_is_that_string_as_in_box()
+    {
+        // .NET's reader keeps the string Value returned: the node's ValueType is string from then on, a content read
+        // returns that string, and on text closing its element the reader stays on the node, now empty. Without Value
+        // first, typed records and Bytes (of an attribute, or closing the element) come back as their values. Each
+        // read on each kind of node, with and without Value first: the value, its type, the node after, the next one.
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartAttribute("ai"); w.WriteValue(42); w.WriteEndAttribute();
+            w.WriteStartAttribute("ab"); w.WriteBase64([1, 2, 3], 0, 3); w.WriteEndAttribute();
+            w.WriteElementString("s", "str");
+            w.WriteStartElement("t"); w.WriteString("text"); w.WriteStartElement("x"); w.WriteEndElement(); w.WriteEndElement();
+            w.WriteStartElement("i"); w.WriteValue(42); w.WriteEndElement();
+            w.WriteStartElement("d"); w.WriteValue(2.5); w.WriteEndElement();
+            w.WriteStartElement("b"); w.WriteBase64([1, 2, 3], 0, 3); w.WriteEndElement();
+            w.WriteStartElement("c"); w.WriteBase64([4, 5, 6], 0, 3); w.WriteStartElement("x"); w.WriteEndElement(); w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        var reads = new (string Name, Func<XmlReader, object> Read)[]
+        {
+            ("ReadContentAsString", r => r.ReadContentAsString()),
+            ("ReadContentAsObject", r => r.ReadContentAsObject()),
+            ("ReadContentAs(object)", r => r.ReadContentAs(typeof(object), null)),
+            ("ReadContentAsInt", r => r.ReadContentAsInt()),
+            ("ReadContentAsDouble", r => r.ReadContentAsDouble()),
+        };
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach (string node in new[] { "ai", "ab", "s", "t", "i", "d", "b", "c" })
+            {
+                foreach (bool valueFirst in new[] { false, true })
+                {
+                    foreach ((string name, Func<XmlReader, object> read) in reads)
+                    {
+                        using XmlDictionaryReader r = Create(factory, data);
+                        r.Read();
+                        if (node.StartsWith('a')) r.MoveToAttribute(node);
+                        else
+                        {
+                            while (r.Read() && !(r.NodeType == XmlNodeType.Element && r.LocalName == node)) { }
+                            r.Read();
+                        }
+                        string before = $"{r.ValueType.Name}{(valueFirst ? " '" + r.Value + "'" : "")}";
+                        string outcome;
+                        try
+                        {
+                            object value = read(r);
+                            outcome = $"{value.GetType().Name} {(value is byte[] bytes ? Convert.ToHexString(bytes) : Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture))}";
+                        }
+                        catch (Exception e) when (e is XmlException or FormatException or InvalidCastException)
+                        {
+                            outcome = "fails";
+                        }
+                        string after = $"{r.NodeType} {r.Depth} {r.Name} '{(r.NodeType is XmlNodeType.Text or XmlNodeType.Attribute ? r.Value : "")}' {r.ValueType.Name}";
+                        string next = r.Read() ? $"{r.NodeType} {r.Name}" : "end";
+                        log.Add($"{node} {before} {name}: {outcome}; on {after}; then {next}");
+                    }
+                }
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        // The cases the reader once answered otherwise, in the in-box reader's words.
+        Assert.Contains("s String 'str' ReadContentAsString: String str; on Text 2  '' String; then EndElement s", expected);
+        Assert.Contains("i Int32 '42' ReadContentAsObject: String 42; on Text 2  '' String", expected);
+        Assert.Contains("s String ReadContentAsInt: fails; on Text 2  'str' String", expected);
+        Assert.Contains("b Byte[] ReadContentAsObject: Byte[] 010203; on EndElement 1 b '' String", expected);
+        Assert.Contains("ab Byte[] ReadContentAsObject: Byte[] 010203", expected);
+    }
 }
 

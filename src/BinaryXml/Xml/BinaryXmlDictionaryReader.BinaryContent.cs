@@ -198,7 +198,7 @@ public sealed partial class BinaryXmlDictionaryReader
             return Data.Slice(_valueLocation.Start, _valueLocation.Length);
         // Any other node as its text (a Bytes record after a block begun in text as its base64); a character that is
         // not base64 is not ASCII in UTF-8 either and fails to decode.
-        return _pieceText ??= Encoding.UTF8.GetBytes(Value);
+        return _pieceText ??= Encoding.UTF8.GetBytes(NodeValue);
     }
 
     /// <summary>
@@ -589,7 +589,7 @@ public sealed partial class BinaryXmlDictionaryReader
         if (IsContentText) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
         if (_valueBytesKey != NodeKey)
         {
-            _valueBytes = DecodeBase64(Value);
+            _valueBytes = DecodeBase64(NodeValue);
             _valueBytesPosition = 0;
             _valueBytesKey = NodeKey;
         }

@@ -96,11 +96,11 @@ public sealed partial class BinaryXmlDictionaryReader
             case XmlNodeType.Text:
                 // .NET hands text records to its canonicalizer as text to escape (dropped outside the root) and
                 // typed records as formatted characters (kept even outside the root): replayed as string and raw.
-                if (IsFormattedRecord(_textRecord)) c14n.WriteRaw(Value);
-                else c14n.WriteString(Value);
+                if (IsFormattedRecord(_textRecord)) c14n.WriteRaw(NodeValue);
+                else c14n.WriteString(NodeValue);
                 break;
             case XmlNodeType.Comment:
-                c14n.WriteComment(Value);
+                c14n.WriteComment(NodeValue);
                 break;
         }
     }

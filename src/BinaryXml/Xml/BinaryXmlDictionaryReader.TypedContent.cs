@@ -14,8 +14,11 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>A record with a typed value (not text, not bytes): .NET's atomic values.</summary>
     private static bool IsAtomicType(RecordType type) => RecordTypes.GetValueType(type) is var t && t != typeof(string) && t != typeof(byte[]);
 
-    /// <summary>The typed record of the current attribute, or of the current text node when it closes its element.</summary>
-    private RecordType CurrentAtomic => _attributeIndex >= 0 ? _attributes[_attributeIndex].Atomic : _nodeType == XmlNodeType.Text ? _atomic : 0;
+    /// <summary>
+    /// The typed record of the current attribute, or of the current text node when it closes its element; none once
+    /// Value has been asked for (.NET's reader then reads the content as that string, see ReadContentAsString).
+    /// </summary>
+    private RecordType CurrentAtomic => _valueAsked ? 0 : _attributeIndex >= 0 ? _attributes[_attributeIndex].Atomic : _nodeType == XmlNodeType.Text ? _atomic : 0;
 
     private BinaryXmlReader ValueReader() => ValueReader(_attributeIndex >= 0 ? _attributes[_attributeIndex].AtomicValue : _valueLocation);
 
@@ -32,14 +35,26 @@ public sealed partial class BinaryXmlDictionaryReader
     private T ReadConverted<T>(Func<string, T> convert, string typeName)
     {
         long offset = _state.BytesConsumed;
-        string s = ReadContentAsString();
-        try
+        if (!_valueAsked && _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _textClosesElement)
         {
-            return convert(s);
+            // As .NET's reader: text closing its element is converted before the reader moves past it, so that a
+            // failure leaves the reader on it.
+            T value = Convert(CheckStringQuota(NodeValue));
+            Read();
+            return value;
         }
-        catch (Exception e) when (e is FormatException or OverflowException or ArgumentException)
+        return Convert(ReadContentAsString());
+
+        T Convert(string s)
         {
-            throw new BinaryXmlException($"The value '{s}' cannot be parsed as the type '{typeName}'", offset, e);
+            try
+            {
+                return convert(s);
+            }
+            catch (Exception e) when (e is FormatException or OverflowException or ArgumentException)
+            {
+                throw new BinaryXmlException($"The value '{s}' cannot be parsed as the type '{typeName}'", offset, e);
+            }
         }
     }
 
@@ -169,6 +184,14 @@ public sealed partial class BinaryXmlDictionaryReader
         return base.ReadContentAs(type, namespaceResolver);
     }
 
+    /// <summary>
+    /// Whether the current value is Bytes that .NET's reader hands out whole as an array: an attribute's, or one
+    /// Bytes record closing its element (and not partly read as base64 already).
+    /// </summary>
+    private bool IsWholeBytesValue => _attributeIndex >= 0
+        ? _attributes[_attributeIndex].ValueType == typeof(byte[])
+        : _nodeType == XmlNodeType.Text && _textClosesElement && IsBytes(_textRecord) && !PieceReadUnderWay;
+
     /// <summary>An unsigned 64-bit value: an integer record that is not negative, or UInt64Text; anything else from its text.</summary>
     private ulong ReadContentAsUInt64()
         => CurrentAtomic != 0 && ValueReader().TryGetUInt64(out ulong value) ? Consumed(value) : ReadConverted(XmlConvert.ToUInt64, "UInt64");
@@ -176,6 +199,10 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <inheritdoc/>
     public override object ReadContentAsObject()
     {
+        // As .NET's reader: the string once Value has been asked for (ValueType is string then); the bytes of an
+        // attribute's Bytes value, or of a Bytes record closing its element, as an array.
+        if (_valueAsked) return ReadContentAsString();
+        if (IsWholeBytesValue) return Consumed<object>(ValueReader().ValueSpan.ToArray());
         RecordType type = CurrentAtomic;
         if (type == 0) return ReadContentAsString();
         BinaryXmlReader r = ValueReader();

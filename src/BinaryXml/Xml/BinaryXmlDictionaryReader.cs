@@ -355,11 +355,24 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override string NamespaceURI => _attributeIndex < 0 ? CurrentNamespace : AttrNamespace(_attributes[_attributeIndex]);
 
     /// <inheritdoc/>
+    /// <remarks>
+    /// As .NET's reader, the node keeps the string returned: from then on its <see cref="ValueType"/> is string and
+    /// its content is read as that string (see <see cref="ReadContentAsString"/>).
+    /// </remarks>
     public override string Value
     {
         get
         {
             _valueAsked = true;
+            return NodeValue;
+        }
+    }
+
+    /// <summary>The current node's value, for the reads built on it (which, unlike <see cref="Value"/>, leave the node as it is).</summary>
+    private string NodeValue
+    {
+        get
+        {
             if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
             if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
@@ -1332,15 +1345,24 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// </summary>
     public override string ReadContentAsString()
     {
-        if (NodeType == XmlNodeType.Attribute) return CheckStringQuota(Value);
+        if (NodeType == XmlNodeType.Attribute) return CheckStringQuota(NodeValue);
+        if (_valueAsked && _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _textClosesElement)
+        {
+            // As .NET's reader: on text closing its element whose Value was asked for, that string is the content; the
+            // reader stays on the node, whose value is then empty (the next Read moves to the end tag).
+            string value = CheckStringQuota(NodeValue);
+            _value = "";
+            _atomic = 0;
+            return value;
+        }
         string? single = null;
         StringBuilder? sb = null;
         while (NodeType is XmlNodeType.Text or XmlNodeType.Comment)
         {
             if (NodeType == XmlNodeType.Text)
             {
-                if (single is null) single = Value;
-                else (sb ??= new StringBuilder(single)).Append(Value);
+                if (single is null) single = NodeValue;
+                else (sb ??= new StringBuilder(single)).Append(NodeValue);
                 if ((sb?.Length ?? single.Length) > _quotas.MaxStringContentLength) ThrowStringQuota();
             }
             if (!Read()) break;
@@ -1640,7 +1662,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
         if (_attributeIndex < 0 && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
             return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
-        string value = Value;
+        string value = NodeValue;
         if (_valueChunkKey != NodeKey)
         {
             _valueChunkKey = NodeKey;
