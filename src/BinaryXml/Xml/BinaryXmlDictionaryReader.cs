@@ -60,6 +60,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // Value was asked for on the current node (or attribute, or attribute value) since the reader moved there: .NET's
     // reader keeps the string it returned and from then on reports the node's ValueType as string.
     private bool _valueAsked;
+    // What is left of the current node's value after a partial read (ReadValueChunk; a content read that keeps the
+    // node): its value from then on, until the reader moves, as .NET's reader keeps it. Null when nothing was read.
+    private string? _valueRest;
     // An Array record is presented lazily as repeated elements: node k after the first element is the text of
     // item k / 3 (k % 3 == 0), its end element (1) or the next item's element (2). The element's names are those of
     // _openElements[_arrayDepth].
@@ -294,6 +297,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeIndex = -1;
         _onAttributeValue = false;
         _valueAsked = false;
+        _valueRest = null;
         _arrayCount = _arrayNodesRead = 0;
         _xmlScopes.Clear();
     }
@@ -373,6 +377,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         get
         {
+            if (_valueRest is not null) return _valueRest;
             if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
             if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
@@ -501,6 +506,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeIndex = i;
         _onAttributeValue = false;
         _valueAsked = false;
+        _valueRest = null;
         return true;
     }
 
@@ -511,6 +517,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeIndex = -1;
         _onAttributeValue = false;
         _valueAsked = false;
+        _valueRest = null;
         return true;
     }
 
@@ -530,6 +537,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributeIndex < 0 || _onAttributeValue) return false;
         _onAttributeValue = true;
         _valueAsked = false;
+        _valueRest = null;
         return true;
     }
 
@@ -582,6 +590,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeIndex = -1;
         _onAttributeValue = false;
         _valueAsked = false;
+        _valueRest = null;
         if (_nodeType == XmlNodeType.EndElement && _xmlScopes.Count > 0) PopXmlScope(_depth);
         _readState = ReadState.Interactive;
         _valueDictionary = null;
@@ -1351,7 +1360,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             // As .NET's reader: on text closing its element whose Value was asked for, that string is the content; the
             // reader stays on the node, whose value is then empty (the next Read moves to the end tag).
             string value = CheckStringQuota(NodeValue);
-            _value = "";
+            _valueRest = "";
             _atomic = 0;
             return value;
         }
@@ -1641,9 +1650,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool CanReadValueChunk => true;
 
-    // A value read in chunks from its string: the node it belongs to, and the characters read.
-    private long _valueChunkKey = -1;
-    private int _valueChunkPosition;
     // A text node's UTF-8 value read in chunks straight from the input: the node it belongs to, the bytes decoded so
     // far, and the low surrogate owed when a one-character chunk split a pair ('\0': none).
     private long _utf8ChunkKey = -1;
@@ -1660,20 +1666,31 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (_attributeIndex < 0 && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
+        if (_attributeIndex < 0 && _valueRest is null && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
             return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
+        // As .NET's reader: the value as a string, and what is left of it the value from now on: the attribute's own
+        // when its text is read straight from its record (a Chars or UnicodeChars value, Value not asked for on it;
+        // .NET's reader consumes such an attribute's value itself, for GetAttribute and after a move too), otherwise
+        // the node's until the reader moves.
+        Attr? consumed = _attributeIndex >= 0 && !_valueAsked && _valueRest is null && IsTextAttribute(_attributes[_attributeIndex]) ? _attributes[_attributeIndex] : null;
         string value = NodeValue;
-        if (_valueChunkKey != NodeKey)
+        int n = Math.Min(count, value.Length);
+        if (n > 1 && n < value.Length && char.IsHighSurrogate(value[n - 1])) n--;
+        value.CopyTo(0, buffer, index, n);
+        if (consumed is not null)
         {
-            _valueChunkKey = NodeKey;
-            _valueChunkPosition = 0;
+            consumed.Value = value[n..];
+            return n;
         }
-        int n = Math.Min(count, value.Length - _valueChunkPosition);
-        if (n > 1 && n < value.Length - _valueChunkPosition && char.IsHighSurrogate(value[_valueChunkPosition + n - 1])) n--;
-        value.CopyTo(_valueChunkPosition, buffer, index, n);
-        _valueChunkPosition += n;
+        _valueRest = value[n..];
+        _valueAsked = true;
         return n;
     }
+
+    /// <summary>Whether an attribute's value is one Chars or UnicodeChars record (not a namespace declaration's).</summary>
+    private static bool IsTextAttribute(Attr a)
+        => !ReferenceEquals(a.Namespace, XmlnsNamespace) && (RecordType)a.AtomicValue.ValueType is RecordType.Chars8Text or RecordType.Chars16Text
+            or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text;
 
     /// <summary>Whether a text record's plain type is a Bytes record (its payload is the value's bytes).</summary>
     private static bool IsBytes(RecordType type) => type is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
@@ -1739,6 +1756,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeIndex = -1;
         _onAttributeValue = false;
         _valueAsked = false;
+        _valueRest = null;
         _attributeCount = 0;
         _attributesOfElement = -1;
         SetNode(XmlNodeType.None, depth, "", typeof(string));
