@@ -1932,6 +1932,24 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal("Element e2 urn:a2, Element f2 urn:a2 x=v2, EndElement f2 urn:a2, Element g2 urn:a2, EndElement g2 urn:a2, EndElement e2 urn:a2", Read("in-box"));
         Assert.Equal("Element e urn:a, Element f2 urn:a x=v2, EndElement f2 urn:a, Element g2 urn:a, EndElement g2 urn:a, EndElement e urn:a", Read("BinaryXml"));
     }
+    /// <summary>
+    /// A reader on a value of <paramref name="data"/>: the root element's attribute <paramref name="node"/> (names
+    /// beginning with "a"), else the first node inside the element <paramref name="node"/>.
+    /// </summary>
+    private static XmlDictionaryReader OnValue(string factory, byte[] data, string node)
+    {
+        XmlDictionaryReader r = Create(factory, data);
+        r.Read();
+        if (node.StartsWith('a'))
+        {
+            Assert.True(r.MoveToAttribute(node));
+            return r;
+        }
+        while (r.Read() && !(r.NodeType == XmlNodeType.Element && r.LocalName == node)) { }
+        Assert.True(r.Read());
+        return r;
+    }
+
     [Fact]
     public void Content_read_after_Value_is_that_string_as_in_box()
     {
@@ -1971,14 +1989,7 @@ public sealed class DictionaryReaderContractTests
                 {
                     foreach ((string name, Func<XmlReader, object> read) in reads)
                     {
-                        using XmlDictionaryReader r = Create(factory, data);
-                        r.Read();
-                        if (node.StartsWith('a')) r.MoveToAttribute(node);
-                        else
-                        {
-                            while (r.Read() && !(r.NodeType == XmlNodeType.Element && r.LocalName == node)) { }
-                            r.Read();
-                        }
+                        using XmlDictionaryReader r = OnValue(factory, data, node);
                         string before = $"{r.ValueType.Name}{(valueFirst ? " '" + r.Value + "'" : "")}";
                         string outcome;
                         try
@@ -2058,14 +2069,7 @@ public sealed class DictionaryReaderContractTests
                 {
                     foreach ((string name, Func<XmlReader, string> read) in reads)
                     {
-                        using XmlDictionaryReader r = Create(factory, data);
-                        r.Read();
-                        if (node.StartsWith('a')) r.MoveToAttribute(node);
-                        else
-                        {
-                            while (r.Read() && !(r.NodeType == XmlNodeType.Element && r.LocalName == node)) { }
-                            r.Read();
-                        }
+                        using XmlDictionaryReader r = OnValue(factory, data, node);
                         if (valueFirst) _ = r.Value;
                         string outcome;
                         try

@@ -279,9 +279,7 @@ public sealed partial class BinaryXmlDictionaryReader
             LeaveElementReadInOneStep();
             return true;
         }
-        if (!TryPeekClosingContent(out RecordType record, out _) || record is not (RecordType.Chars8Text or RecordType.Chars16Text
-            or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text
-            or RecordType.UnicodeChars32Text or RecordType.DictionaryText or RecordType.EmptyText))
+        if (!TryPeekClosingContent(out RecordType record, out _) || !(IsCharsText(record) || record is RecordType.DictionaryText or RecordType.EmptyText))
             return false;
         text = SkipElementContent(readText: true)!;
         return true;

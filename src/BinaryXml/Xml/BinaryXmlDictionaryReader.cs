@@ -296,8 +296,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributesOfElement = -1;
         _attributeIndex = -1;
         _onAttributeValue = false;
-        _valueAsked = false;
-        _valueRest = null;
+        ForgetKeptValue();
         _arrayCount = _arrayNodesRead = 0;
         _xmlScopes.Clear();
     }
@@ -370,6 +369,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _valueAsked = true;
             return NodeValue;
         }
+    }
+
+    /// <summary>The reader moved: what .NET's reader keeps of the last node's value (Value asked for, the rest of a partial read) is gone.</summary>
+    private void ForgetKeptValue()
+    {
+        _valueAsked = false;
+        _valueRest = null;
     }
 
     /// <summary>The current node's value, for the reads built on it (which, unlike <see cref="Value"/>, leave the node as it is).</summary>
@@ -505,8 +511,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributesOfElement >= 0) BuildAttributes();
         _attributeIndex = i;
         _onAttributeValue = false;
-        _valueAsked = false;
-        _valueRest = null;
+        ForgetKeptValue();
         return true;
     }
 
@@ -516,8 +521,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributeIndex < 0) return false;
         _attributeIndex = -1;
         _onAttributeValue = false;
-        _valueAsked = false;
-        _valueRest = null;
+        ForgetKeptValue();
         return true;
     }
 
@@ -536,8 +540,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (_attributeIndex < 0 || _onAttributeValue) return false;
         _onAttributeValue = true;
-        _valueAsked = false;
-        _valueRest = null;
+        ForgetKeptValue();
         return true;
     }
 
@@ -589,8 +592,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_c14n is not null) CanonicalizeNode();
         _attributeIndex = -1;
         _onAttributeValue = false;
-        _valueAsked = false;
-        _valueRest = null;
+        ForgetKeptValue();
         if (_nodeType == XmlNodeType.EndElement && _xmlScopes.Count > 0) PopXmlScope(_depth);
         _readState = ReadState.Interactive;
         _valueDictionary = null;
@@ -870,9 +872,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                     value = d.Value;
                     valueDictionary = d;
                 }
-                else if (prefix != "xml" && (a.Atomic != 0 ? recordValueType != RecordType.QNameDictionaryText : recordValueType is RecordType.Chars8Text
-                    or RecordType.Chars16Text or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text
-                    or RecordType.UnicodeChars32Text or RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text))
+                else if (prefix != "xml" && (a.Atomic != 0 ? recordValueType != RecordType.QNameDictionaryText : IsCharsText(recordValueType) || IsBytes(recordValueType)))
                 {
                     // Decoded or formatted only if asked for, as .NET does. Not a QName of the session (its string is
                     // resolved with the attribute nodes: the session may change before the value is asked for).
@@ -1689,14 +1689,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>Whether an attribute's value is one Chars or UnicodeChars record (not a namespace declaration's).</summary>
     private static bool IsTextAttribute(Attr a)
-        => !ReferenceEquals(a.Namespace, XmlnsNamespace) && (RecordType)a.AtomicValue.ValueType is RecordType.Chars8Text or RecordType.Chars16Text
-            or RecordType.Chars32Text or RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text;
+        => !ReferenceEquals(a.Namespace, XmlnsNamespace) && IsCharsText((RecordType)a.AtomicValue.ValueType);
 
     /// <summary>Whether a text record's plain type is a Bytes record (its payload is the value's bytes).</summary>
     private static bool IsBytes(RecordType type) => type is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
 
     /// <summary>Whether a text record's plain type is a Chars record (its payload is UTF-8).</summary>
     private static bool IsUtf8Text(RecordType type) => type is RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text;
+
+    /// <summary>Whether a text record's plain type is a Chars or UnicodeChars record (its payload is characters).</summary>
+    private static bool IsCharsText(RecordType type) => IsUtf8Text(type) || type is RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text;
 
     /// <summary>
     /// <see cref="ReadValueChunk"/> of a text node whose value is UTF-8 not decoded yet: transcoded from the input into
@@ -1755,8 +1757,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // As .NET's reader: no node any more (no names, value or attributes), at the depth of the last one.
         _attributeIndex = -1;
         _onAttributeValue = false;
-        _valueAsked = false;
-        _valueRest = null;
+        ForgetKeptValue();
         _attributeCount = 0;
         _attributesOfElement = -1;
         SetNode(XmlNodeType.None, depth, "", typeof(string));
