@@ -364,7 +364,8 @@ public sealed partial class BinaryXmlDictionaryReader
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (!hex && !GatheredReadUnderWay && _attributeIndex < 0) return ReadBase64Content(buffer.AsSpan(index, count));
+        if (_attributeIndex >= 0) return ReadValueBinary(buffer.AsSpan(index, count), hex, content: true);
+        if (!hex && !GatheredReadUnderWay) return ReadBase64Content(buffer.AsSpan(index, count));
         if (!GatheredReadUnderWay || _binaryIsHex != hex) GatherBinaryContent(hex);
         int n = Math.Min(count, _binary.Length - _binaryPosition);
         _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
@@ -436,8 +437,9 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     public override byte[] ReadContentAsBase64()
     {
-        // A read in pieces is under way (or an attribute's value, or BinHex gathered): go on with it.
-        if (GatheredReadUnderWay || PieceReadUnderWay || _attributeIndex >= 0) return base.ReadContentAsBase64();
+        if (_attributeIndex >= 0) return ReadAttributeBase64();
+        // A read in pieces is under way (or BinHex gathered): go on with it.
+        if (GatheredReadUnderWay || PieceReadUnderWay) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
         // As .NET's reader over a buffer: a Bytes record that closes its element is read whole and passed (below);
         // other content of a length known in advance (TryGetBase64ContentLength: Bytes records up to one that closes
@@ -524,20 +526,19 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool GatheredReadUnderWay => _binary is not null && _binaryKey == NodeKey;
 
     /// <summary>
-    /// Reads the text of the content (or the current attribute's value) and keeps its bytes in <c>_binary</c>: BinHex
-    /// decoded as a whole, an attribute's value as base64. MaxArrayLength is enforced before the bytes are allocated.
+    /// Reads the text of the content and keeps its bytes in <c>_binary</c>: BinHex decoded as a whole. MaxArrayLength
+    /// is enforced before the bytes are allocated.
     /// </summary>
     [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_binary))]
     private void GatherBinaryContent(bool hex)
     {
         var text = new StringBuilder();
-        while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Attribute
-            or XmlNodeType.Comment)
+        while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Comment)
         {
             // Content reads pass over comments, as XmlReader's do.
             if (NodeType != XmlNodeType.Comment) text.Append(Value);
             if ((hex ? text.Length / 2 : text.Length / 4 * 3) > _quotas.MaxArrayLength) ThrowArrayQuota();
-            if (NodeType == XmlNodeType.Attribute || !Read()) break;
+            if (!Read()) break;
         }
         _binary = hex ? DecodeBinHex(text.ToString()) : DecodeBase64(text.ToString());
         _binaryKey = NodeKey;
@@ -569,16 +570,27 @@ public sealed partial class BinaryXmlDictionaryReader
         }
     }
 
-    // ---- A value's bytes ---------------------------------------------------------------------------------------------
+    // ---- A value's bytes in pieces ---------------------------------------------------------------------------------
+    // As .NET's reader reads the value of an attribute (or of any node that is not text content) as base64 or BinHex:
+    // a Bytes attribute's payload, or a Chars one that is base64 in whole blocks, is handed out from the attribute
+    // itself, and what is left is its value from then on (for Value and GetAttribute too); otherwise the value is read
+    // as characters (as ReadValueChunk reads it, which leaves the rest as the value) in blocks of four (two for
+    // BinHex) and decoded, the bytes of a block that did not fit kept for the next read. A content read that finds
+    // the attribute's own bytes used up reads on, and goes on with the node after the start tag, as .NET's does.
+    // .NET's reader keeps the bytes and characters left of a block when it moves, and hands them to the next read of
+    // any node; here they belong to the node they came from.
 
-    private byte[]? _valueBytes;
-    private int _valueBytesPosition;
-    private long _valueBytesKey = -1;
+    private byte[]? _valueTrailBytes;
+    private int _valueTrailByteCount;
+    private char[]? _valueTrailChars;
+    private int _valueTrailCharCount;
+    private long _valueTrailKey = -1;
+    private char[]? _valueBlockChars;
 
     /// <summary>
-    /// Reads the current node's value as base64 in pieces, the reader staying on the node as .NET's does: a text
-    /// node's Bytes record copied or base64 text decoded from the input (as content reads do, within the node); an
-    /// attribute's value decoded whole, then handed out piece by piece.
+    /// Reads the current value as base64 in pieces, the reader staying on the node as .NET's does: a text node's
+    /// Bytes record copied or base64 text decoded from the input (as content reads do, within the node); any other
+    /// node's value as an attribute's is read (see above).
     /// </summary>
     public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
     {
@@ -587,15 +599,158 @@ public sealed partial class BinaryXmlDictionaryReader
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
         if (IsContentText) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
-        if (_valueBytesKey != NodeKey)
+        return ReadValueBinary(buffer.AsSpan(offset, count), hex: false, content: false);
+    }
+
+    /// <summary>
+    /// The current value (an attribute's, or a node's that is not text content) as base64 or BinHex, in pieces; with
+    /// <paramref name="content"/>, a content read, which reads on when a Bytes or base64 attribute is used up.
+    /// </summary>
+    private int ReadValueBinary(Span<byte> destination, bool hex, bool content)
+    {
+        if (destination.IsEmpty) return 0;
+        if (_valueTrailKey != NodeKey)
         {
-            _valueBytes = DecodeBase64(NodeValue);
-            _valueBytesPosition = 0;
-            _valueBytesKey = NodeKey;
+            _valueTrailByteCount = _valueTrailCharCount = 0;
+            _valueTrailKey = NodeKey;
         }
-        int n = Math.Min(count, _valueBytes!.Length - _valueBytesPosition);
-        _valueBytes.AsSpan(_valueBytesPosition, n).CopyTo(buffer.AsSpan(offset));
-        _valueBytesPosition += n;
+        if (!hex && _attributeIndex >= 0 && _valueTrailByteCount == 0 && _valueTrailCharCount == 0 && !_valueAsked && _valueRest is null
+            && TryReadAttributeBase64(_attributes[_attributeIndex], destination, out int actual))
+        {
+            if (actual != 0 || !content) return actual;
+            Read();
+            return ReadBase64Content(destination);
+        }
+        if (NodeType is XmlNodeType.Element or XmlNodeType.EndElement) return 0;
+        return ReadValueBlocks(destination, hex);
+    }
+
+    /// <summary>
+    /// The bytes of an attribute's value taken from the attribute itself, as .NET's reader takes them: a Bytes
+    /// record's payload, or a Chars record's text when its length is whole blocks of base64 and the part that fits
+    /// decodes; false otherwise (and nothing taken).
+    /// </summary>
+    private bool TryReadAttributeBase64(Attr a, Span<byte> destination, out int actual)
+    {
+        actual = 0;
+        if (ReferenceEquals(a.Namespace, XmlnsNamespace)) return false;
+        var type = (RecordType)a.AtomicValue.ValueType;
+        if (IsBytes(type))
+        {
+            ValueLocation at = a.AtomicValue;
+            actual = Math.Min(destination.Length, at.Length);
+            Data.Slice(at.Start, actual).CopyTo(destination);
+            a.AtomicValue = at with { Start = at.Start + actual, Length = at.Length - actual };
+            a.Value = null;
+            return true;
+        }
+        if (!IsUtf8Text(type) || destination.Length < 3) return false;
+        string value = AttributeValue(a);
+        if (value.Length % 4 != 0) return false;
+        int chars = Math.Min(destination.Length / 3 * 4, value.Length);
+        if (!TryDecodeBlocks(value.AsSpan(0, chars), hex: false, destination, out actual)) return false;
+        a.Value = value[chars..];
+        return true;
+    }
+
+    /// <summary>
+    /// Reads the value's characters in whole blocks and decodes them, as .NET's reader does when the value is not
+    /// taken from the attribute itself: at most 512 bytes a read; fewer than a block's bytes asked for, the block is
+    /// decoded and what does not fit kept; characters that do not decode are read again without white space.
+    /// </summary>
+    private int ReadValueBlocks(Span<byte> destination, bool hex)
+    {
+        if (_valueTrailByteCount > 0) return TakeValueTrailBytes(destination);
+        int byteBlock = hex ? 1 : 3, charBlock = hex ? 2 : 4;
+        int byteCount = Math.Min(destination.Length, 512);
+        int maxChars = byteCount < byteBlock ? charBlock : byteCount / byteBlock * charBlock;
+        char[] chars = _valueBlockChars ??= new char[512 * 2];
+        char[] trailChars = _valueTrailChars ??= new char[4];
+        int count = 0;
+        while (true)
+        {
+            trailChars.AsSpan(0, _valueTrailCharCount).CopyTo(chars.AsSpan(count));
+            count += _valueTrailCharCount;
+            _valueTrailCharCount = 0;
+            while (count < charBlock)
+            {
+                int n = ReadValueChunk(chars, count, maxChars - count);
+                if (n == 0) break;
+                count += n;
+            }
+            if (count >= charBlock)
+            {
+                _valueTrailCharCount = count % charBlock;
+                count -= _valueTrailCharCount;
+                chars.AsSpan(count, _valueTrailCharCount).CopyTo(trailChars);
+            }
+            bool whole = byteCount >= byteBlock;
+            Span<byte> into = whole ? destination : (_valueTrailBytes ??= new byte[3]);
+            if (TryDecodeBlocks(chars.AsSpan(0, count), hex, into, out int written))
+            {
+                if (whole) return written;
+                _valueTrailByteCount = written;
+                return TakeValueTrailBytes(destination);
+            }
+            int kept = RemoveXmlWhitespace(chars.AsSpan(0, count));
+            if (kept == count) throw new BinaryXmlException($"The value is not {(hex ? "BinHex" : "base64")}", _state.BytesConsumed);
+            count = kept;
+        }
+    }
+
+    /// <summary>Hands out bytes of a block decoded before that did not fit.</summary>
+    private int TakeValueTrailBytes(Span<byte> destination)
+    {
+        Span<byte> trail = _valueTrailBytes.AsSpan(0, _valueTrailByteCount);
+        int n = Math.Min(trail.Length, destination.Length);
+        trail[..n].CopyTo(destination);
+        trail[n..].CopyTo(trail);
+        _valueTrailByteCount -= n;
         return n;
+    }
+
+    /// <summary>
+    /// Decodes whole blocks of base64 (four characters, padding only at the end) or BinHex (two hex digits), with no
+    /// white space, as .NET's reader decodes a block of characters; false when they do not decode.
+    /// </summary>
+    private static bool TryDecodeBlocks(ReadOnlySpan<char> chars, bool hex, Span<byte> destination, out int written)
+    {
+        written = 0;
+        if (hex)
+            return chars.Length % 2 == 0 && Convert.FromHexString(chars, destination, out _, out written) == OperationStatus.Done;
+        return chars.Length % 4 == 0 && chars.IndexOfAny(XmlWhitespace) < 0 && Convert.TryFromBase64Chars(chars, destination, out written);
+    }
+
+    private static readonly SearchValues<char> XmlWhitespace = SearchValues.Create(" \t\r\n");
+
+    /// <summary>Removes XML white space from <paramref name="chars"/>; the number of characters kept.</summary>
+    private static int RemoveXmlWhitespace(Span<char> chars)
+    {
+        int kept = 0;
+        foreach (char c in chars)
+        {
+            if (!XmlWhitespace.Contains(c)) chars[kept++] = c;
+        }
+        return kept;
+    }
+
+    /// <summary>
+    /// An attribute's value read whole as base64, as .NET's reader reads it: when nothing of it is kept by the reader
+    /// (no value asked for or read in part, no bytes of a block left), what is left of it decoded, the reader staying on
+    /// the attribute; otherwise the rest read in pieces, as a content read.
+    /// </summary>
+    private byte[] ReadAttributeBase64()
+    {
+        bool kept = _valueTrailKey == NodeKey && (_valueTrailByteCount > 0 || _valueTrailCharCount > 0);
+        if (kept || _valueAsked || _valueRest is not null) return base.ReadContentAsBase64();
+        Attr a = _attributes[_attributeIndex];
+        if (!IsBytes((RecordType)a.AtomicValue.ValueType) || ReferenceEquals(a.Namespace, XmlnsNamespace))
+        {
+            byte[] decoded = DecodeBase64(AttributeValue(a));
+            if (decoded.Length > _quotas.MaxArrayLength) ThrowArrayQuota();
+            return decoded;
+        }
+        if (a.AtomicValue.Length > _quotas.MaxArrayLength) ThrowArrayQuota();
+        return Data.Slice(a.AtomicValue.Start, a.AtomicValue.Length).ToArray();
     }
 }
