@@ -1,3 +1,4 @@
+using System.Xml;
 using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
@@ -95,7 +96,42 @@ internal static class Seeds
             if (!Directory.Exists(path)) continue;
             foreach (string file in Directory.EnumerateFiles(path, "*.bin", SearchOption.AllDirectories).Order(StringComparer.Ordinal)) seeds.Add(File.ReadAllBytes(file));
         }
+        seeds.AddRange(AttributeValueSeeds());
         return seeds.Where(s => s.Length > 0).ToList();
+    }
+
+    /// <summary>
+    /// Documents written here (with .NET's writer) for reads the fixtures have few inputs for: attributes of every
+    /// value kind (Bytes, base64 and hex text, a number, empty) before element, Bytes or comment and text content;
+    /// each in nine lengths (a comment before it), as the reads a trace makes of an element turn with the input's length.
+    /// </summary>
+    internal static IEnumerable<byte[]> AttributeValueSeeds()
+    {
+        foreach (string content in new[] { "element", "Bytes", "text" })
+        for (int pad = 0; pad < 9; pad++)
+        {
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+            {
+                w.WriteStartElement("r");
+                w.WriteComment(new string('p', pad));
+                w.WriteStartElement("e");
+                w.WriteStartAttribute("b"); w.WriteBase64([1, 2, 3, 4, 5, 6, 7], 0, 7); w.WriteEndAttribute();
+                w.WriteAttributeString("t", "AQIDBAUG");
+                w.WriteAttributeString("h", "0A0b0C 0d");
+                w.WriteStartAttribute("i"); w.WriteValue(42); w.WriteEndAttribute();
+                w.WriteAttributeString("s", "");
+                switch (content)
+                {
+                    case "element": w.WriteElementString("s", "str"); break;
+                    case "Bytes": w.WriteBase64([8, 9], 0, 2); break;
+                    default: w.WriteComment("c"); w.WriteString("CgsM"); break;
+                }
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            yield return ms.ToArray();
+        }
     }
 }
 

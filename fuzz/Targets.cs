@@ -275,6 +275,31 @@ internal static class Targets
                 if (r.ReadAttributeValue()) trace.Add($"value {r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName} {r.NamespaceURI}");
                 r.MoveToElement();
                 if (r.MoveToFirstAttribute()) trace.Add($"content {r.MoveToContent()} {r.Depth} {r.Prefix}:{r.LocalName}");
+                if (r.MoveToFirstAttribute())
+                {
+                    // Then the first attribute read as bytes in pieces (base64 content in twos, BinHex in threes, or
+                    // the value as base64 in fours), which may read on past the start tag: the bytes, and where the
+                    // reader is after them; an error ends the trace.
+                    int kind = element / 3 % 3;
+                    byte[] piece = new byte[kind + 2];
+                    var bytes = new System.Text.StringBuilder();
+                    try
+                    {
+                        int n, pieces = 0;
+                        while ((n = kind switch { 0 => r.ReadContentAsBase64(piece, 0, 2), 1 => r.ReadContentAsBinHex(piece, 0, 3), _ => r.ReadValueAsBase64(piece, 0, 4) }) > 0)
+                        {
+                            bytes.Append(Convert.ToHexString(piece, 0, n));
+                            // Each piece takes at least one byte of the (small) input: a million is a read that never ends.
+                            if (++pieces > 1 << 20) throw new InvalidOperationException("A read in pieces does not end");
+                        }
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add($"attribute bytes {bytes} error");
+                        break;
+                    }
+                    trace.Add($"attribute bytes {bytes} then {r.NodeType} {r.Depth} {r.Name} '{(r.NodeType is XmlNodeType.Attribute or XmlNodeType.Text ? r.Value : "")}'");
+                }
             }
         }
         return trace;
