@@ -1887,6 +1887,7 @@ public sealed class DictionaryReaderContractTests
             Assert.Equal(ReadState.Error, ours.ReadState);
         }
     }
+
     [Fact]
     public void A_session_changed_while_a_document_is_read_gives_the_strings_it_held_when_they_were_read()
     {
@@ -2018,6 +2019,7 @@ public sealed class DictionaryReaderContractTests
         Assert.Contains("b Byte[] ReadContentAsObject: Byte[] 010203; on EndElement 1 b '' String", expected);
         Assert.Contains("ab Byte[] ReadContentAsObject: Byte[] 010203", expected);
     }
+
     [Fact]
     public void A_value_read_in_part_leaves_the_rest_as_the_value_as_in_box()
     {
@@ -2212,8 +2214,8 @@ public sealed class DictionaryReaderContractTests
         using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
         {
             w.WriteStartElement("r");
-                w.WriteStartAttribute("a4"); w.WriteString("AQIDBAUG"); w.WriteEndAttribute();
-                w.WriteStartAttribute("ab"); w.WriteBase64([9, 8, 7], 0, 3); w.WriteEndAttribute();
+            w.WriteStartAttribute("a4"); w.WriteString("AQIDBAUG"); w.WriteEndAttribute();
+            w.WriteStartAttribute("ab"); w.WriteBase64([9, 8, 7], 0, 3); w.WriteEndAttribute();
             w.WriteEndElement();
         }
         byte[] data = ms.ToArray();
