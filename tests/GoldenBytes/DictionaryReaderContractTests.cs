@@ -2206,6 +2206,95 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Content_read_as_BinHex_in_part_is_read_as_in_box()
+    {
+        // .NET's reader reads BinHex content as characters (ReadContentAsChars: a text node's value chunk by chunk,
+        // passing over comments, the rest of a node its value), two characters a byte, and retries characters that do
+        // not decode without white space. A first read of 1, 2 or 5 bytes, then where the reader is, the rest to the
+        // end, the content as a string; and the element read whole in pieces with ReadElementContentAsBinHex.
+        static byte[] Document(Action<XmlDictionaryWriter> content)
+        {
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+            {
+                w.WriteStartElement("r");
+                w.WriteStartElement("e");
+                content(w);
+                w.WriteEndElement();
+                w.WriteElementString("after", "");
+                w.WriteEndElement();
+            }
+            return ms.ToArray();
+        }
+        var documents = new (string Name, byte[] Data)[]
+        {
+            ("text", Document(w => w.WriteString("0A0B0C0D"))),
+            ("text and an element", Document(w => { w.WriteString("0A0B"); w.WriteElementString("x", ""); })),
+            ("text with spaces", Document(w => w.WriteString("0A 0B 0C"))),
+            ("lines", Document(w => { w.WriteString("0A0B"); w.WriteString("\n"); w.WriteString("0C0D"); })),
+            ("a comment inside a byte", Document(w => { w.WriteString("0A0"); w.WriteComment("c"); w.WriteString("B0C"); })),
+            ("lower case", Document(w => w.WriteString("0a0b"))),
+            ("an int", Document(w => w.WriteValue(42))),
+            ("not hex", Document(w => w.WriteString("0A0G"))),
+            ("empty", Document(_ => { })),
+        };
+        static string Node(XmlReader r) => $"{r.NodeType} {r.Name} '{(r.NodeType is XmlNodeType.Text ? r.Value : "")}'";
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach ((string name, byte[] data) in documents)
+            {
+                foreach (int size in new[] { 1, 2, 5 })
+                {
+                    foreach (string then in new[] { "nothing", "to the end", "content as string", "element in pieces" })
+                    {
+                        using XmlDictionaryReader r = Create(factory, data);
+                        r.Read();
+                        r.Read();
+                        var buffer = new byte[size];
+                        string outcome;
+                        try
+                        {
+                            if (then == "element in pieces")
+                            {
+                                // Bounded: a reader that never returns 0 fails here instead of hanging.
+                                outcome = string.Join(" ", Enumerable.Range(0, 20).Select(_ => r.ReadElementContentAsBinHex(buffer, 0, size)).TakeWhile(n => n > 0).Select(n => Convert.ToHexString(buffer, 0, n)));
+                            }
+                            else
+                            {
+                                r.Read();
+                                int n = r.ReadContentAsBinHex(buffer, 0, size);
+                                outcome = Convert.ToHexString(buffer, 0, n) + then switch
+                                {
+                                    "to the end" => " | " + string.Join(" ", Enumerable.Range(0, 20).Select(_ => r.ReadContentAsBinHex(buffer, 0, size)).TakeWhile(m => m > 0).Select(m => Convert.ToHexString(buffer, 0, m))),
+                                    "content as string" => " | " + r.ReadContentAsString(),
+                                    _ => "",
+                                };
+                            }
+                        }
+                        // In-box, BinHex of a single byte from characters that are not hex is an argument error; here
+                        // it is what bad input always is, an XmlException (a BinaryXmlException).
+                        catch (Exception e) when (e is XmlException || (factory == "in-box" && e is ArgumentOutOfRangeException))
+                        {
+                            outcome = "fails";
+                        }
+                        log.Add($"{name}, {size}, then {then}: {outcome}; on {Node(r)}");
+                    }
+                }
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        // Once decoded as a whole (white space rejected, the reader moved to the end of the content), and an element
+        // read in pieces that held an element ended without failing.
+        Assert.Contains("text with spaces, 2, then to the end: 0A | 0B 0C; on EndElement e ''", expected);
+        Assert.Contains("text, 1, then nothing: 0A; on Text  '0B0C0D'", expected);
+        Assert.Contains("a comment inside a byte, 5, then nothing: 0A; on Text  ''", expected);
+        Assert.Contains("text and an element, 1, then element in pieces: fails; on Element x ''", expected);
+    }
+
+    [Fact]
     public void The_bytes_left_of_a_block_stay_with_their_node_where_in_box_they_go_to_the_next_read()
     {
         // A deliberate difference: .NET's reader keeps the bytes of a decoded block that did not fit when it moves, and

@@ -364,27 +364,27 @@ public sealed partial class BinaryXmlDictionaryReader
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (_attributeIndex >= 0) return ReadValueBinary(buffer.AsSpan(index, count), hex, content: true);
-        if (!hex && !GatheredReadUnderWay) return ReadBase64Content(buffer.AsSpan(index, count));
-        if (!GatheredReadUnderWay || _binaryIsHex != hex) GatherBinaryContent(hex);
-        int n = Math.Min(count, _binary.Length - _binaryPosition);
-        _binary.AsSpan(_binaryPosition, n).CopyTo(buffer.AsSpan(index));
-        _binaryPosition += n;
-        if (n == 0) _binary = null;
-        return n;
+        if (hex || _attributeIndex >= 0) return ReadValueBinary(buffer.AsSpan(index, count), hex, content: true);
+        return ReadBase64Content(buffer.AsSpan(index, count));
     }
 
     private int ReadElementBinaryContent(byte[] buffer, int index, int count, bool hex)
     {
-        if (!GatheredReadUnderWay && !PieceReadUnderWay)
+        // Under way: the last read of an element's content left the reader here (on its content, or on its end tag
+        // with bytes still to hand out).
+        if (_elementBinaryKey != NodeKey && !PieceReadUnderWay)
         {
             if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
             Read();
         }
         int n = ReadBinaryContent(buffer, index, count, hex);
-        if (n == 0 && NodeType == XmlNodeType.EndElement) Read();
+        _elementBinaryKey = n == 0 ? -1 : NodeKey;
+        // As .NET's reader: the content ends at the element's end tag, or the read fails (at an element inside).
+        if (n == 0) ReadEndElement();
         return n;
     }
+
+    private long _elementBinaryKey = -1;
 
     /// <summary>
     /// Reads an element's base64 content into one array, as <see cref="XmlDictionaryReader.ReadElementContentAsBase64()"/>
@@ -438,8 +438,8 @@ public sealed partial class BinaryXmlDictionaryReader
     public override byte[] ReadContentAsBase64()
     {
         if (_attributeIndex >= 0) return ReadAttributeBase64();
-        // A read in pieces is under way (or BinHex gathered): go on with it.
-        if (GatheredReadUnderWay || PieceReadUnderWay) return base.ReadContentAsBase64();
+        // A read in pieces is under way: go on with it.
+        if (PieceReadUnderWay) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
         // As .NET's reader over a buffer: a Bytes record that closes its element is read whole and passed (below);
         // other content of a length known in advance (TryGetBase64ContentLength: Bytes records up to one that closes
@@ -514,38 +514,6 @@ public sealed partial class BinaryXmlDictionaryReader
     private void ThrowArrayQuota()
         => throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
 
-    // ---- Content decoded whole: BinHex, attribute values -----------------------------------------------------------
-
-    private byte[]? _binary;
-    private long _binaryKey = -1;
-    private int _binaryPosition;
-    private bool _binaryIsHex;
-
-    /// <summary>Whether content decoded whole is being handed out in pieces, the reader still where the decoding left it.</summary>
-    [System.Diagnostics.CodeAnalysis.MemberNotNullWhen(true, nameof(_binary))]
-    private bool GatheredReadUnderWay => _binary is not null && _binaryKey == NodeKey;
-
-    /// <summary>
-    /// Reads the text of the content and keeps its bytes in <c>_binary</c>: BinHex decoded as a whole. MaxArrayLength
-    /// is enforced before the bytes are allocated.
-    /// </summary>
-    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_binary))]
-    private void GatherBinaryContent(bool hex)
-    {
-        var text = new StringBuilder();
-        while (NodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.CDATA or XmlNodeType.Comment)
-        {
-            // Content reads pass over comments, as XmlReader's do.
-            if (NodeType != XmlNodeType.Comment) text.Append(Value);
-            if ((hex ? text.Length / 2 : text.Length / 4 * 3) > _quotas.MaxArrayLength) ThrowArrayQuota();
-            if (!Read()) break;
-        }
-        _binary = hex ? DecodeBinHex(text.ToString()) : DecodeBase64(text.ToString());
-        _binaryKey = NodeKey;
-        _binaryPosition = 0;
-        _binaryIsHex = hex;
-    }
-
     private byte[] DecodeBase64(string text)
     {
         try
@@ -555,18 +523,6 @@ public sealed partial class BinaryXmlDictionaryReader
         catch (FormatException e)
         {
             throw new BinaryXmlException("The content is not base64", _state.BytesConsumed, e);
-        }
-    }
-
-    private byte[] DecodeBinHex(string text)
-    {
-        try
-        {
-            return Convert.FromHexString(text);
-        }
-        catch (FormatException e)
-        {
-            throw new BinaryXmlException("The content is not BinHex", _state.BytesConsumed, e);
         }
     }
 
@@ -609,20 +565,24 @@ public sealed partial class BinaryXmlDictionaryReader
     private int ReadValueBinary(Span<byte> destination, bool hex, bool content)
     {
         if (destination.IsEmpty) return 0;
-        if (_valueTrailKey != NodeKey)
-        {
-            _valueTrailByteCount = _valueTrailCharCount = 0;
-            _valueTrailKey = NodeKey;
-        }
+        // What is left of a block belongs to the node the last read ended on (a content read may have moved on).
+        if (_valueTrailKey != NodeKey) _valueTrailByteCount = _valueTrailCharCount = 0;
+        int n;
         if (!hex && _attributeIndex >= 0 && _valueTrailByteCount == 0 && _valueTrailCharCount == 0 && !_valueAsked && _valueRest is null
-            && TryReadAttributeBase64(_attributes[_attributeIndex], destination, out int actual))
+            && TryReadAttributeBase64(_attributes[_attributeIndex], destination, out n))
         {
-            if (actual != 0 || !content) return actual;
-            Read();
-            return ReadBase64Content(destination);
+            if (n == 0 && content)
+            {
+                Read();
+                n = ReadBase64Content(destination);
+            }
         }
-        if (NodeType is XmlNodeType.Element or XmlNodeType.EndElement) return 0;
-        return ReadValueBlocks(destination, hex);
+        else
+        {
+            n = NodeType is XmlNodeType.Element or XmlNodeType.EndElement && _valueTrailByteCount == 0 ? 0 : ReadValueBlocks(destination, hex, content);
+        }
+        _valueTrailKey = NodeKey;
+        return n;
     }
 
     /// <summary>
@@ -654,13 +614,15 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
-    /// Reads the value's characters in whole blocks and decodes them, as .NET's reader does when the value is not
-    /// taken from the attribute itself: at most 512 bytes a read; fewer than a block's bytes asked for, the block is
-    /// decoded and what does not fit kept; characters that do not decode are read again without white space.
+    /// Reads the value's characters (with <paramref name="content"/>, the content's, as ReadContentAsChars reads them
+    /// node by node) in whole blocks and decodes them, as .NET's reader does when the value is not taken from the
+    /// attribute itself: at most 512 bytes a read; fewer than a block's bytes asked for, the block is decoded and what
+    /// does not fit kept; characters that do not decode are read again without white space.
     /// </summary>
-    private int ReadValueBlocks(Span<byte> destination, bool hex)
+    private int ReadValueBlocks(Span<byte> destination, bool hex, bool content)
     {
         if (_valueTrailByteCount > 0) return TakeValueTrailBytes(destination);
+        if (NodeType is XmlNodeType.Element or XmlNodeType.EndElement) return 0;
         int byteBlock = hex ? 1 : 3, charBlock = hex ? 2 : 4;
         int byteCount = Math.Min(destination.Length, 512);
         int maxChars = byteCount < byteBlock ? charBlock : byteCount / byteBlock * charBlock;
@@ -674,7 +636,9 @@ public sealed partial class BinaryXmlDictionaryReader
             _valueTrailCharCount = 0;
             while (count < charBlock)
             {
-                int n = ReadValueChunk(chars, count, maxChars - count);
+                int n = content ? ReadContentAsChars(chars, count, maxChars - count) : ReadValueChunk(chars, count, maxChars - count);
+                // As .NET's reader: a line feed read alone (base64 written in lines, one text node each) is dropped.
+                if (content && n == 1 && chars[count] == '\n') continue;
                 if (n == 0) break;
                 count += n;
             }
