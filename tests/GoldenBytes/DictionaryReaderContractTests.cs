@@ -2295,6 +2295,94 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Text_read_in_part_then_as_base64_is_read_as_in_box()
+    {
+        // After part of a text node was read as characters (a chunk, or BinHex with characters of a block left), .NET's
+        // reader reads base64 content on from there as characters, in blocks of four, the rest of the node its value.
+        // A chunk of 1, 2 or 5 characters (with and without Value first) or BinHex of as many bytes, then two base64
+        // reads of as many bytes and where the reader is.
+        static byte[] Document(Action<XmlDictionaryWriter> content)
+        {
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+            {
+                w.WriteStartElement("r");
+                content(w);
+                w.WriteEndElement();
+            }
+            return ms.ToArray();
+        }
+        var documents = new (string Name, byte[] Data)[]
+        {
+            ("hex text", Document(w => w.WriteString("0A0B0C0D"))),
+            ("hex with spaces", Document(w => w.WriteString("0A 0B 0C"))),
+            ("base64 text", Document(w => w.WriteString("AQIDBAUG"))),
+            ("base64 in two nodes", Document(w => { w.WriteString("AQID"); w.WriteComment("c"); w.WriteString("BAUG"); })),
+            ("base64 and more", Document(w => w.WriteString("AQIDBAUG\u00e9"))),
+            ("Bytes", Document(w => w.WriteBase64([10, 11, 12], 0, 3))),
+            ("an int", Document(w => w.WriteValue(42))),
+        };
+        static string Node(XmlReader r) => $"{r.NodeType} {r.Name} '{(r.NodeType is XmlNodeType.Text ? r.Value : "")}'";
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach ((string name, byte[] data) in documents)
+            {
+                foreach (int size in new[] { 1, 2, 5 })
+                {
+                    foreach (string first in new[] { "chunk", "Value and chunk", "BinHex" })
+                    {
+                        using XmlDictionaryReader r = Create(factory, data);
+                        r.Read();
+                        r.Read();
+                        var bytes = new byte[size];
+                        string Base64()
+                        {
+                            try
+                            {
+                                return Convert.ToHexString(bytes, 0, r.ReadContentAsBase64(bytes, 0, size));
+                            }
+                            catch (XmlException)
+                            {
+                                return "fails";
+                            }
+                        }
+                        string outcome;
+                        try
+                        {
+                            if (first == "BinHex")
+                            {
+                                outcome = Convert.ToHexString(bytes, 0, r.ReadContentAsBinHex(bytes, 0, size));
+                            }
+                            else
+                            {
+                                if (first == "Value and chunk") _ = r.Value;
+                                var chars = new char[size];
+                                outcome = new string(chars, 0, r.ReadValueChunk(chars, 0, size));
+                            }
+                            outcome += " | " + Base64();
+                            outcome += " | " + Base64();
+                        }
+                        // In-box, BinHex of a single byte from characters that are not hex is an argument error; here
+                        // it is what bad input always is, an XmlException (a BinaryXmlException).
+                        catch (Exception e) when (e is XmlException || (factory == "in-box" && e is ArgumentOutOfRangeException))
+                        {
+                            outcome = "fails";
+                        }
+                        log.Add($"{name}, {size}, {first}: {outcome}; on {Node(r)}");
+                    }
+                }
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        // Once read on from the input, the rest of the node left as it was.
+        Assert.Contains("base64 text, 2, chunk: AQ | 2030 | 40; on Text  'UG'", expected);
+        Assert.Contains("hex text, 1, BinHex: 0A | D0 | ", expected);
+    }
+
+    [Fact]
     public void The_bytes_left_of_a_block_stay_with_their_node_where_in_box_they_go_to_the_next_read()
     {
         // A deliberate difference: .NET's reader keeps the bytes of a decoded block that did not fit when it moves, and

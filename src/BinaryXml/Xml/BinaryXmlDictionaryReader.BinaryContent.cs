@@ -364,7 +364,9 @@ public sealed partial class BinaryXmlDictionaryReader
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (hex || _attributeIndex >= 0) return ReadValueBinary(buffer.AsSpan(index, count), hex, content: true);
+        // As .NET's reader, a node whose value was read in part as characters (in chunks, or as BinHex) goes on as
+        // characters, in blocks.
+        if (hex || _attributeIndex >= 0 || ValueReadInPart) return ReadValueBinary(buffer.AsSpan(index, count), hex, content: true);
         return ReadBase64Content(buffer.AsSpan(index, count));
     }
 
@@ -385,6 +387,9 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     private long _elementBinaryKey = -1;
+
+    /// <summary>Whether the current node's value has been read in part as characters (ReadValueChunk, through which BinHex is read too).</summary>
+    private bool ValueReadInPart => _valueRest is not null || Utf8ChunkReadUnderWay;
 
     /// <summary>
     /// Reads an element's base64 content into one array, as <see cref="XmlDictionaryReader.ReadElementContentAsBase64()"/>
