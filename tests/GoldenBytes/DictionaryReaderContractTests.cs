@@ -2383,6 +2383,65 @@ public sealed class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void An_element_read_as_base64_in_pieces_ends_at_its_end_tag_as_in_box()
+    {
+        // ReadElementContentAsBase64(buffer, …) ends, when the content gives no more bytes, with ReadEndElement: an
+        // element inside the content fails the read there, as in .NET's reader (ours once returned 0 and stayed).
+        static byte[] Document(Action<XmlDictionaryWriter> content)
+        {
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+            {
+                w.WriteStartElement("r");
+                w.WriteStartElement("e");
+                content(w);
+                w.WriteEndElement();
+                w.WriteElementString("after", "");
+                w.WriteEndElement();
+            }
+            return ms.ToArray();
+        }
+        var documents = new (string Name, byte[] Data)[]
+        {
+            ("text and an element", Document(w => { w.WriteString("AQID"); w.WriteElementString("x", ""); })),
+            ("Bytes and an element", Document(w => { w.WriteBase64([1, 2, 3], 0, 3); w.WriteElementString("x", ""); })),
+            ("Bytes and a comment", Document(w => { w.WriteBase64([1, 2, 3], 0, 3); w.WriteComment("c"); })),
+            ("text", Document(w => w.WriteString("AQIDBA=="))),
+            ("empty", Document(_ => { })),
+        };
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach ((string name, byte[] data) in documents)
+            {
+                foreach (int size in new[] { 1, 2, 5 })
+                {
+                    using XmlDictionaryReader r = Create(factory, data);
+                    r.Read();
+                    r.Read();
+                    var buffer = new byte[size];
+                    var pieces = new List<string>();
+                    try
+                    {
+                        // Bounded: a reader that never returns 0 fails here instead of hanging.
+                        for (int i = 0, n; i < 20 && (n = r.ReadElementContentAsBase64(buffer, 0, size)) > 0; i++) pieces.Add(Convert.ToHexString(buffer, 0, n));
+                    }
+                    catch (XmlException)
+                    {
+                        pieces.Add("fails");
+                    }
+                    log.Add($"{name}, {size}: {string.Join(" ", pieces)}; on {r.NodeType} {r.Name}");
+                }
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        Assert.Contains("Bytes and an element, 2: 0102 03 fails; on Element x", expected);
+        Assert.Contains("Bytes and a comment, 2: 0102 03; on Element after", expected);
+    }
+
+    [Fact]
     public void The_bytes_left_of_a_block_stay_with_their_node_where_in_box_they_go_to_the_next_read()
     {
         // A deliberate difference: .NET's reader keeps the bytes of a decoded block that did not fit when it moves, and
