@@ -2098,6 +2098,31 @@ public sealed class DictionaryReaderContractTests
         Assert.Contains("ab chunk, move, Value: 3:AQI | AQID", expected);
     }
 
+    /// <summary><c>&lt;r&gt;&lt;e&gt;content&lt;/e&gt;&lt;after/&gt;&lt;/r&gt;</c> from .NET's writer, for the binary content reads.</summary>
+    private static byte[] ContentDocument(Action<XmlDictionaryWriter> content)
+    {
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("e");
+            content(w);
+            w.WriteEndElement();
+            w.WriteElementString("after", "");
+            w.WriteEndElement();
+        }
+        return ms.ToArray();
+    }
+
+    /// <summary>The node a reader is on, with the value of an attribute or text node.</summary>
+    private static string NodeAndValue(XmlReader r) => $"{r.NodeType} {r.Name} '{(r.NodeType is XmlNodeType.Attribute or XmlNodeType.Text ? r.Value : "")}'";
+
+    /// <summary>
+    /// Whether a binary read failed on bad input: an XmlException (a BinaryXmlException here). In-box, BinHex of a
+    /// single byte from characters that are not hex is an argument error instead; here it is what bad input always is.
+    /// </summary>
+    private static bool IsBadBinaryInput(string factory, Exception e) => e is XmlException || (factory == "in-box" && e is ArgumentOutOfRangeException);
+
     [Fact]
     public void An_attribute_read_in_part_as_bytes_is_read_as_in_box()
     {
@@ -2139,7 +2164,6 @@ public sealed class DictionaryReaderContractTests
             ("ReadContentAsBinHex", (r, b) => r.ReadContentAsBinHex(b, 0, b.Length)),
             ("ReadValueAsBase64", (r, b) => r.ReadValueAsBase64(b, 0, b.Length)),
         };
-        static string Node(XmlReader r) => $"{r.NodeType} {r.Name} '{(r.NodeType is XmlNodeType.Attribute or XmlNodeType.Text ? r.Value : "")}'";
         var thenReads = new (string Name, Func<XmlDictionaryReader, byte[], Func<XmlDictionaryReader, byte[], int>, string> Read)[]
         {
             ("Value", (r, _, _) => r.Value),
@@ -2178,13 +2202,11 @@ public sealed class DictionaryReaderContractTests
                                     int n = read(r, buffer);
                                     outcome = Convert.ToHexString(buffer, 0, n) + " | " + thenRead(r, buffer, read);
                                 }
-                                // In-box, BinHex of a single byte from characters that are not hex is an argument error;
-                                // here it is what bad input always is, an XmlException (a BinaryXmlException).
-                                catch (Exception e) when (e is XmlException || (factory == "in-box" && e is ArgumentOutOfRangeException))
+                                catch (Exception e) when (IsBadBinaryInput(factory, e))
                                 {
                                     outcome = "fails";
                                 }
-                                log.Add($"{content}: {node}{before} {first} {size} then {then}: {outcome}; on {Node(r)}");
+                                log.Add($"{content}: {node}{before} {first} {size} then {then}: {outcome}; on {NodeAndValue(r)}");
                             }
                         }
                     }
@@ -2212,33 +2234,18 @@ public sealed class DictionaryReaderContractTests
         // passing over comments, the rest of a node its value), two characters a byte, and retries characters that do
         // not decode without white space. A first read of 1, 2 or 5 bytes, then where the reader is, the rest to the
         // end, the content as a string; and the element read whole in pieces with ReadElementContentAsBinHex.
-        static byte[] Document(Action<XmlDictionaryWriter> content)
-        {
-            var ms = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
-            {
-                w.WriteStartElement("r");
-                w.WriteStartElement("e");
-                content(w);
-                w.WriteEndElement();
-                w.WriteElementString("after", "");
-                w.WriteEndElement();
-            }
-            return ms.ToArray();
-        }
         var documents = new (string Name, byte[] Data)[]
         {
-            ("text", Document(w => w.WriteString("0A0B0C0D"))),
-            ("text and an element", Document(w => { w.WriteString("0A0B"); w.WriteElementString("x", ""); })),
-            ("text with spaces", Document(w => w.WriteString("0A 0B 0C"))),
-            ("lines", Document(w => { w.WriteString("0A0B"); w.WriteString("\n"); w.WriteString("0C0D"); })),
-            ("a comment inside a byte", Document(w => { w.WriteString("0A0"); w.WriteComment("c"); w.WriteString("B0C"); })),
-            ("lower case", Document(w => w.WriteString("0a0b"))),
-            ("an int", Document(w => w.WriteValue(42))),
-            ("not hex", Document(w => w.WriteString("0A0G"))),
-            ("empty", Document(_ => { })),
+            ("text", ContentDocument(w => w.WriteString("0A0B0C0D"))),
+            ("text and an element", ContentDocument(w => { w.WriteString("0A0B"); w.WriteElementString("x", ""); })),
+            ("text with spaces", ContentDocument(w => w.WriteString("0A 0B 0C"))),
+            ("lines", ContentDocument(w => { w.WriteString("0A0B"); w.WriteString("\n"); w.WriteString("0C0D"); })),
+            ("a comment inside a byte", ContentDocument(w => { w.WriteString("0A0"); w.WriteComment("c"); w.WriteString("B0C"); })),
+            ("lower case", ContentDocument(w => w.WriteString("0a0b"))),
+            ("an int", ContentDocument(w => w.WriteValue(42))),
+            ("not hex", ContentDocument(w => w.WriteString("0A0G"))),
+            ("empty", ContentDocument(_ => { })),
         };
-        static string Node(XmlReader r) => $"{r.NodeType} {r.Name} '{(r.NodeType is XmlNodeType.Text ? r.Value : "")}'";
         string Run(string factory)
         {
             var log = new List<string>();
@@ -2272,13 +2279,11 @@ public sealed class DictionaryReaderContractTests
                                 };
                             }
                         }
-                        // In-box, BinHex of a single byte from characters that are not hex is an argument error; here
-                        // it is what bad input always is, an XmlException (a BinaryXmlException).
-                        catch (Exception e) when (e is XmlException || (factory == "in-box" && e is ArgumentOutOfRangeException))
+                        catch (Exception e) when (IsBadBinaryInput(factory, e))
                         {
                             outcome = "fails";
                         }
-                        log.Add($"{name}, {size}, then {then}: {outcome}; on {Node(r)}");
+                        log.Add($"{name}, {size}, then {then}: {outcome}; on {NodeAndValue(r)}");
                     }
                 }
             }
@@ -2301,28 +2306,16 @@ public sealed class DictionaryReaderContractTests
         // reader reads base64 content on from there as characters, in blocks of four, the rest of the node its value.
         // A chunk of 1, 2 or 5 characters (with and without Value first) or BinHex of as many bytes, then two base64
         // reads of as many bytes and where the reader is.
-        static byte[] Document(Action<XmlDictionaryWriter> content)
-        {
-            var ms = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
-            {
-                w.WriteStartElement("r");
-                content(w);
-                w.WriteEndElement();
-            }
-            return ms.ToArray();
-        }
         var documents = new (string Name, byte[] Data)[]
         {
-            ("hex text", Document(w => w.WriteString("0A0B0C0D"))),
-            ("hex with spaces", Document(w => w.WriteString("0A 0B 0C"))),
-            ("base64 text", Document(w => w.WriteString("AQIDBAUG"))),
-            ("base64 in two nodes", Document(w => { w.WriteString("AQID"); w.WriteComment("c"); w.WriteString("BAUG"); })),
-            ("base64 and more", Document(w => w.WriteString("AQIDBAUG\u00e9"))),
-            ("Bytes", Document(w => w.WriteBase64([10, 11, 12], 0, 3))),
-            ("an int", Document(w => w.WriteValue(42))),
+            ("hex text", ContentDocument(w => w.WriteString("0A0B0C0D"))),
+            ("hex with spaces", ContentDocument(w => w.WriteString("0A 0B 0C"))),
+            ("base64 text", ContentDocument(w => w.WriteString("AQIDBAUG"))),
+            ("base64 in two nodes", ContentDocument(w => { w.WriteString("AQID"); w.WriteComment("c"); w.WriteString("BAUG"); })),
+            ("base64 and more", ContentDocument(w => w.WriteString("AQIDBAUG\u00e9"))),
+            ("Bytes", ContentDocument(w => w.WriteBase64([10, 11, 12], 0, 3))),
+            ("an int", ContentDocument(w => w.WriteValue(42))),
         };
-        static string Node(XmlReader r) => $"{r.NodeType} {r.Name} '{(r.NodeType is XmlNodeType.Text ? r.Value : "")}'";
         string Run(string factory)
         {
             var log = new List<string>();
@@ -2333,6 +2326,7 @@ public sealed class DictionaryReaderContractTests
                     foreach (string first in new[] { "chunk", "Value and chunk", "BinHex" })
                     {
                         using XmlDictionaryReader r = Create(factory, data);
+                        r.Read();
                         r.Read();
                         r.Read();
                         var bytes = new byte[size];
@@ -2363,13 +2357,11 @@ public sealed class DictionaryReaderContractTests
                             outcome += " | " + Base64();
                             outcome += " | " + Base64();
                         }
-                        // In-box, BinHex of a single byte from characters that are not hex is an argument error; here
-                        // it is what bad input always is, an XmlException (a BinaryXmlException).
-                        catch (Exception e) when (e is XmlException || (factory == "in-box" && e is ArgumentOutOfRangeException))
+                        catch (Exception e) when (IsBadBinaryInput(factory, e))
                         {
                             outcome = "fails";
                         }
-                        log.Add($"{name}, {size}, {first}: {outcome}; on {Node(r)}");
+                        log.Add($"{name}, {size}, {first}: {outcome}; on {NodeAndValue(r)}");
                     }
                 }
             }
@@ -2387,27 +2379,13 @@ public sealed class DictionaryReaderContractTests
     {
         // ReadElementContentAsBase64(buffer, …) ends, when the content gives no more bytes, with ReadEndElement: an
         // element inside the content fails the read there, as in .NET's reader (ours once returned 0 and stayed).
-        static byte[] Document(Action<XmlDictionaryWriter> content)
-        {
-            var ms = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
-            {
-                w.WriteStartElement("r");
-                w.WriteStartElement("e");
-                content(w);
-                w.WriteEndElement();
-                w.WriteElementString("after", "");
-                w.WriteEndElement();
-            }
-            return ms.ToArray();
-        }
         var documents = new (string Name, byte[] Data)[]
         {
-            ("text and an element", Document(w => { w.WriteString("AQID"); w.WriteElementString("x", ""); })),
-            ("Bytes and an element", Document(w => { w.WriteBase64([1, 2, 3], 0, 3); w.WriteElementString("x", ""); })),
-            ("Bytes and a comment", Document(w => { w.WriteBase64([1, 2, 3], 0, 3); w.WriteComment("c"); })),
-            ("text", Document(w => w.WriteString("AQIDBA=="))),
-            ("empty", Document(_ => { })),
+            ("text and an element", ContentDocument(w => { w.WriteString("AQID"); w.WriteElementString("x", ""); })),
+            ("Bytes and an element", ContentDocument(w => { w.WriteBase64([1, 2, 3], 0, 3); w.WriteElementString("x", ""); })),
+            ("Bytes and a comment", ContentDocument(w => { w.WriteBase64([1, 2, 3], 0, 3); w.WriteComment("c"); })),
+            ("text", ContentDocument(w => w.WriteString("AQIDBA=="))),
+            ("empty", ContentDocument(_ => { })),
         };
         string Run(string factory)
         {
