@@ -2305,7 +2305,8 @@ public sealed class DictionaryReaderContractTests
         // After part of a text node was read as characters (a chunk, or BinHex with characters of a block left), .NET's
         // reader reads base64 content on from there as characters, in blocks of four, the rest of the node its value.
         // A chunk of 1, 2 or 5 characters (with and without Value first) or BinHex of as many bytes, then two base64
-        // reads of as many bytes and where the reader is.
+        // reads of as many bytes or the rest read whole, and where the reader is. (.NET decodes the rest of a UTF-8
+        // node closing its element, a chunk of it read without Value, in place: a failure leaves the reader on it.)
         var documents = new (string Name, byte[] Data)[]
         {
             ("hex text", ContentDocument(w => w.WriteString("0A0B0C0D"))),
@@ -2324,6 +2325,7 @@ public sealed class DictionaryReaderContractTests
                 foreach (int size in new[] { 1, 2, 5 })
                 {
                     foreach (string first in new[] { "chunk", "Value and chunk", "BinHex" })
+                    foreach (string then in new[] { "two pieces", "whole" })
                     {
                         using XmlDictionaryReader r = Create(factory, data);
                         r.Read();
@@ -2354,14 +2356,28 @@ public sealed class DictionaryReaderContractTests
                                 var chars = new char[size];
                                 outcome = new string(chars, 0, r.ReadValueChunk(chars, 0, size));
                             }
-                            outcome += " | " + Base64();
-                            outcome += " | " + Base64();
+                            if (then == "whole")
+                            {
+                                try
+                                {
+                                    outcome += " | " + Convert.ToHexString(r.ReadContentAsBase64());
+                                }
+                                catch (XmlException)
+                                {
+                                    outcome += " | fails";
+                                }
+                            }
+                            else
+                            {
+                                outcome += " | " + Base64();
+                                outcome += " | " + Base64();
+                            }
                         }
                         catch (Exception e) when (IsBadBinaryInput(factory, e))
                         {
                             outcome = "fails";
                         }
-                        log.Add($"{name}, {size}, {first}: {outcome}; on {NodeAndValue(r)}");
+                        log.Add($"{name}, {size}, {first}, {then}: {outcome}; on {NodeAndValue(r)}");
                     }
                 }
             }
@@ -2370,8 +2386,9 @@ public sealed class DictionaryReaderContractTests
         string expected = Run("in-box");
         Assert.Equal(expected, Run("BinaryXml"));
         // Once read on from the input, the rest of the node left as it was.
-        Assert.Contains("base64 text, 2, chunk: AQ | 2030 | 40; on Text  'UG'", expected);
-        Assert.Contains("hex text, 1, BinHex: 0A | D0 | ", expected);
+        Assert.Contains("base64 text, 2, chunk, two pieces: AQ | 2030 | 40; on Text  'UG'", expected);
+        Assert.Contains("base64 and more, 2, chunk, whole: AQ | fails; on Text  'IDBAUGé'", expected);
+        Assert.Contains("hex text, 1, BinHex, two pieces: 0A | D0 | ", expected);
     }
 
     [Fact]

@@ -388,6 +388,9 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private long _elementBinaryKey = -1;
 
+    /// <summary>Whether bytes or characters of a block read before are kept for the current node.</summary>
+    private bool ValueTrailKept => _valueTrailKey == NodeKey && (_valueTrailByteCount > 0 || _valueTrailCharCount > 0);
+
     /// <summary>Whether the current node's value has been read in part as characters (ReadValueChunk, through which BinHex is read too).</summary>
     private bool ValueReadInPart => _valueRest is not null || Utf8ChunkReadUnderWay;
 
@@ -443,8 +446,9 @@ public sealed partial class BinaryXmlDictionaryReader
     public override byte[] ReadContentAsBase64()
     {
         if (_attributeIndex >= 0) return ReadAttributeBase64();
-        // A read in pieces is under way: go on with it.
-        if (PieceReadUnderWay) return base.ReadContentAsBase64();
+        if (Utf8ChunkReadUnderWay && _textClosesElement && !_valueAsked && _valueRest is null && !ValueTrailKept) return ReadTextRestBase64();
+        // A read in pieces is under way, or the node's value was read in part as characters: go on in pieces.
+        if (PieceReadUnderWay || ValueReadInPart) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
         // As .NET's reader over a buffer: a Bytes record that closes its element is read whole and passed (below);
         // other content of a length known in advance (TryGetBase64ContentLength: Bytes records up to one that closes
@@ -515,6 +519,18 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     private readonly List<(int Start, int Length)> _bytesParts = [];
+
+    /// <summary>
+    /// The rest of a UTF-8 text node closing its element, part of it read in chunks, read whole as base64 as .NET's
+    /// reader reads it: decoded in place (white space passed over), the reader moving past it only if it decodes.
+    /// </summary>
+    private byte[] ReadTextRestBase64()
+    {
+        byte[] bytes = DecodeBase64(NodeValue);
+        if (bytes.Length > _quotas.MaxArrayLength) ThrowArrayQuota();
+        Read();
+        return bytes;
+    }
 
     private void ThrowArrayQuota()
         => throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
