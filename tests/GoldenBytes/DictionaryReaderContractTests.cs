@@ -2131,7 +2131,7 @@ public sealed class DictionaryReaderContractTests
         // the start tag when a content read finds it used up; any other value it reads as characters (ReadValueChunk:
         // the rest becomes the value) in blocks of four (two for BinHex), keeping the bytes of a block that did not fit
         // for the next read. A first read of 1, 2 or 4 bytes (ReadContentAsBase64, ReadContentAsBinHex or
-        // ReadValueAsBase64), with Value, GetAttribute or nothing first, on Bytes, text, base64 text, int, empty, hex text and
+        // ReadValueAsBase64), with Value, GetAttribute or nothing first, on the attribute or its value node, on Bytes, text, base64 text, int, empty, hex text and
         // namespace declaration attributes; then Value, GetAttribute, a chunk, the same read to the end, the whole
         // value, a content read as string or object. The element's content after the attributes: an element, Bytes,
         // or a comment and base64 text.
@@ -2182,7 +2182,7 @@ public sealed class DictionaryReaderContractTests
             foreach (string node in new[] { "ab", "as", "a4", "ai", "ae", "ah", "xmlns:p" })
             {
                 byte[] data = Document(content);
-                foreach (string before in new[] { "", " after Value", " after GetAttribute" })
+                foreach (string before in new[] { "", " after Value", " after GetAttribute", " on its value node", " on its value node after Value" })
                 {
                     foreach (int size in new[] { 1, 2, 4 })
                     {
@@ -2194,7 +2194,8 @@ public sealed class DictionaryReaderContractTests
                                 // part of it: not compared.
                                 if (node.StartsWith("xmlns:", StringComparison.Ordinal) && then is "content as string" or "length and object") continue;
                                 using XmlDictionaryReader r = OnValue(factory, data, node);
-                                _ = before == " after Value" ? r.Value : before == " after GetAttribute" ? r.GetAttribute(node) : null;
+                                if (before.StartsWith(" on its value node", StringComparison.Ordinal)) Assert.True(r.ReadAttributeValue());
+                                _ = before.EndsWith(" after Value", StringComparison.Ordinal) ? r.Value : before == " after GetAttribute" ? r.GetAttribute(node) : null;
                                 var buffer = new byte[size];
                                 string outcome;
                                 try
@@ -2220,6 +2221,9 @@ public sealed class DictionaryReaderContractTests
         Assert.Contains("element: ab ReadContentAsBase64 2 then to the end: 0102 | 0304 0506 07; on Element s ''", expected);
         Assert.Contains("element: ab after Value ReadContentAsBase64 2 then to the end: 0102 | 03 0405 06 07; on Attribute ab ''", expected);
         Assert.Contains("element: ab after GetAttribute ReadContentAsBase64 2 then Value: 0102 | AwQFBgc=", expected);
+        // On the value node a content read stays there; one that takes a value the reader keeps leaves it empty.
+        Assert.Contains("element: ab on its value node ReadContentAsBase64 2 then content as string: 0102 | AwQFBgc=; on Text ab 'AwQFBgc='", expected);
+        Assert.Contains("element: ab on its value node after Value ReadContentAsBase64 2 then content as string: 0102 | BAUGBw==; on Text ab ''", expected);
         Assert.Contains("element: as ReadContentAsBase64 2 then GetAttribute and back: 6ADB |  text /  text; on Attribute as ' text'", expected);
         Assert.Contains("element: ah ReadContentAsBinHex 2 then to the end: 0A0B | 0C 0D; on Attribute ah ''", expected);
         // A content read that uses up a Bytes attribute goes on with the element's content.
@@ -2434,6 +2438,59 @@ public sealed class DictionaryReaderContractTests
         Assert.Equal(expected, Run("BinaryXml"));
         Assert.Contains("Bytes and an element, 2: 0102 03 fails; on Element x", expected);
         Assert.Contains("Bytes and a comment, 2: 0102 03; on Element after", expected);
+    }
+
+    [Fact]
+    public void Content_read_on_an_attribute_value_node_stays_there_as_in_box()
+    {
+        // After ReadAttributeValue, a content read is the attribute's value: .NET's reader stays on the value node (ours
+        // once read on into the element's content). Bytes, text and int attributes; each content read.
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartAttribute("ab"); w.WriteBase64([1, 2, 3], 0, 3); w.WriteEndAttribute();
+            w.WriteAttributeString("as", "attr text");
+            w.WriteStartAttribute("ai"); w.WriteValue(42); w.WriteEndAttribute();
+            w.WriteElementString("s", "str value");
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        var reads = new (string Name, Func<XmlReader, string> Read)[]
+        {
+            ("ReadContentAsString", r => r.ReadContentAsString()),
+            ("ReadContentAsObject", r => Convert.ToString(r.ReadContentAsObject(), System.Globalization.CultureInfo.InvariantCulture)!),
+            ("ReadContentAsInt", r => r.ReadContentAsInt().ToString(System.Globalization.CultureInfo.InvariantCulture)),
+            ("ReadString", r => r.ReadString()),
+            ("ReadContentAsString twice", r => r.ReadContentAsString() + " / " + r.ReadContentAsString()),
+        };
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach (string node in new[] { "ab", "as", "ai" })
+            {
+                foreach ((string name, Func<XmlReader, string> read) in reads)
+                {
+                    using XmlDictionaryReader r = OnValue(factory, data, node);
+                    Assert.True(r.ReadAttributeValue());
+                    string outcome;
+                    try
+                    {
+                        outcome = read(r);
+                    }
+                    catch (Exception e) when (e is XmlException or FormatException)
+                    {
+                        outcome = "fails";
+                    }
+                    log.Add($"{node} {name}: {outcome}; on {NodeAndValue(r)}");
+                }
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        Assert.Contains("as ReadContentAsString twice: attr text / attr text; on Text as 'attr text'", expected);
+        Assert.Contains("as ReadContentAsInt: fails; on Text as 'attr text'", expected);
     }
 
     [Fact]

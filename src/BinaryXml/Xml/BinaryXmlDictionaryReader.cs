@@ -1354,7 +1354,19 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// </summary>
     public override string ReadContentAsString()
     {
-        if (NodeType == XmlNodeType.Attribute) return CheckStringQuota(NodeValue);
+        // An attribute, or its value node: its value, the reader staying on it (as .NET's; not the content after it).
+        // On the value node, a value the reader keeps (Value asked for, or what a partial read left) is taken: the
+        // node's value is then empty, as in .NET's reader.
+        if (_attributeIndex >= 0)
+        {
+            string value = CheckStringQuota(NodeValue);
+            if (_onAttributeValue && (_valueAsked || _valueRest is not null))
+            {
+                _valueRest = "";
+                _valueAsked = true;
+            }
+            return value;
+        }
         if (_valueAsked && _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _textClosesElement)
         {
             // As .NET's reader: on text closing its element whose Value was asked for, that string is the content; the
