@@ -272,7 +272,22 @@ internal static class Targets
                 if (element % 3 != 1 || !r.MoveToFirstAttribute()) continue;
                 XmlDictionaryString attributeNs = names.Add(r.NamespaceURI);
                 trace.Add($"attribute {r.Name} {r.IsLocalName(empty)}{r.IsNamespaceUri(attributeNs)} {r.IndexOfLocalName([other, empty, names.Add(r.LocalName)], attributeNs)}");
-                if (r.ReadAttributeValue()) trace.Add($"value {r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName} {r.NamespaceURI}");
+                bool declaration = r.NamespaceURI == "http://www.w3.org/2000/xmlns/";
+                if (r.ReadAttributeValue())
+                {
+                    trace.Add($"value {r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName} {r.NamespaceURI}");
+                    // The value node's content: the attribute's value, the reader staying there. Not of a namespace
+                    // declaration, whose value node's content .NET's reader reads until it runs out of memory.
+                    try
+                    {
+                        if (!declaration) trace.Add($"value content '{r.ReadContentAsString()}' then {r.NodeType} {r.Depth} '{r.Value}'");
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add("value content error");
+                        break;
+                    }
+                }
                 r.MoveToElement();
                 if (r.MoveToFirstAttribute()) trace.Add($"content {r.MoveToContent()} {r.Depth} {r.Prefix}:{r.LocalName}");
                 if (r.MoveToFirstAttribute())
