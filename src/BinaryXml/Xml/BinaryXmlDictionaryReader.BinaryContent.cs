@@ -391,6 +391,12 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>Whether bytes or characters of a block read before are kept for the current node.</summary>
     private bool ValueTrailKept => _valueTrailKey == NodeKey && (_valueTrailByteCount > 0 || _valueTrailCharCount > 0);
 
+    /// <summary>
+    /// Whether the reader keeps anything of the current value (its string, what a partial read left, bytes or characters
+    /// of a block): .NET's reader then reads it on as characters, not from the node's record.
+    /// </summary>
+    private bool ValueKept => ValueStringKept || ValueTrailKept;
+
     /// <summary>Whether the current node's value has been read in part as characters (ReadValueChunk, through which BinHex is read too).</summary>
     private bool ValueReadInPart => _valueRest is not null || Utf8ChunkReadUnderWay;
 
@@ -446,7 +452,7 @@ public sealed partial class BinaryXmlDictionaryReader
     public override byte[] ReadContentAsBase64()
     {
         if (_attributeIndex >= 0) return ReadAttributeBase64();
-        if (Utf8ChunkReadUnderWay && _textClosesElement && !_valueAsked && _valueRest is null && !ValueTrailKept) return ReadTextRestBase64();
+        if (Utf8ChunkReadUnderWay && _textClosesElement && !ValueKept) return ReadTextRestBase64();
         // A read in pieces is under way, or the node's value was read in part as characters: go on in pieces.
         if (PieceReadUnderWay || ValueReadInPart) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
@@ -589,8 +595,7 @@ public sealed partial class BinaryXmlDictionaryReader
         // What is left of a block belongs to the node the last read ended on (a content read may have moved on).
         if (_valueTrailKey != NodeKey) _valueTrailByteCount = _valueTrailCharCount = 0;
         int n;
-        if (!hex && _attributeIndex >= 0 && _valueTrailByteCount == 0 && _valueTrailCharCount == 0 && !_valueAsked && _valueRest is null
-            && TryReadAttributeBase64(_attributes[_attributeIndex], destination, out n))
+        if (!hex && _attributeIndex >= 0 && !ValueKept && TryReadAttributeBase64(_attributes[_attributeIndex], destination, out n))
         {
             if (n == 0 && content)
             {
@@ -600,7 +605,7 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         else
         {
-            n = NodeType is XmlNodeType.Element or XmlNodeType.EndElement && _valueTrailByteCount == 0 ? 0 : ReadValueBlocks(destination, hex, content);
+            n = ReadValueBlocks(destination, hex, content);
         }
         _valueTrailKey = NodeKey;
         return n;
@@ -706,8 +711,6 @@ public sealed partial class BinaryXmlDictionaryReader
         return chars.Length % 4 == 0 && chars.IndexOfAny(XmlWhitespace) < 0 && Convert.TryFromBase64Chars(chars, destination, out written);
     }
 
-    private static readonly SearchValues<char> XmlWhitespace = SearchValues.Create(" \t\r\n");
-
     /// <summary>Removes XML white space from <paramref name="chars"/>; the number of characters kept.</summary>
     private static int RemoveXmlWhitespace(Span<char> chars)
     {
@@ -726,8 +729,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private byte[] ReadAttributeBase64()
     {
-        bool kept = _valueTrailKey == NodeKey && (_valueTrailByteCount > 0 || _valueTrailCharCount > 0);
-        if (kept || _valueAsked || _valueRest is not null) return base.ReadContentAsBase64();
+        if (ValueKept) return base.ReadContentAsBase64();
         Attr a = _attributes[_attributeIndex];
         if (!IsBytes((RecordType)a.AtomicValue.ValueType) || ReferenceEquals(a.Namespace, XmlnsNamespace))
         {

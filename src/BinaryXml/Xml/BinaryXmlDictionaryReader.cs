@@ -371,6 +371,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
     }
 
+    /// <summary>Whether the reader keeps a string of the current value (Value asked for, or what a partial read left), as .NET's keeps its own.</summary>
+    private bool ValueStringKept => _valueAsked || _valueRest is not null;
+
     /// <summary>The reader moved: what .NET's reader keeps of the last node's value (Value asked for, the rest of a partial read) is gone.</summary>
     private void ForgetKeptValue()
     {
@@ -1360,14 +1363,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributeIndex >= 0)
         {
             string value = CheckStringQuota(NodeValue);
-            if (_onAttributeValue && (_valueAsked || _valueRest is not null))
+            if (_onAttributeValue && ValueStringKept)
             {
                 _valueRest = "";
                 _valueAsked = true;
             }
             return value;
         }
-        if (_valueAsked && _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _textClosesElement)
+        if (_valueAsked && _nodeType == XmlNodeType.Text && _textClosesElement)
         {
             // As .NET's reader: on text closing its element whose Value was asked for, that string is the content; the
             // reader stays on the node, whose value is then empty (the next Read moves to the end tag).
@@ -1431,7 +1434,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return NodeType;
     }
 
-    private static bool IsXmlWhitespace(string value) => value.AsSpan().IndexOfAnyExcept(" \t\r\n") < 0;
+    private static bool IsXmlWhitespace(string value) => value.AsSpan().IndexOfAnyExcept(XmlWhitespace) < 0;
+
+    private static readonly SearchValues<char> XmlWhitespace = SearchValues.Create(" \t\r\n");
 
     // A list's text node whose Value has not been asked for: .NET's reader takes it for content even when its items
     // are whitespace (it tests a list's text only once decoded), so MoveToContent stops on it.
@@ -1684,7 +1689,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // when its text is read straight from its record (a Chars or UnicodeChars value, Value not asked for on it;
         // .NET's reader consumes such an attribute's value itself, for GetAttribute and after a move too), otherwise
         // the node's until the reader moves.
-        Attr? consumed = _attributeIndex >= 0 && !_valueAsked && _valueRest is null && IsTextAttribute(_attributes[_attributeIndex]) ? _attributes[_attributeIndex] : null;
+        Attr? consumed = _attributeIndex >= 0 && !ValueStringKept && IsTextAttribute(_attributes[_attributeIndex]) ? _attributes[_attributeIndex] : null;
         string value = NodeValue;
         int n = Math.Min(count, value.Length);
         if (n > 1 && n < value.Length && char.IsHighSurrogate(value[n - 1])) n--;
