@@ -122,6 +122,23 @@ public sealed class TypedContentDifferentialTests
         });
 
     /// <summary>
+    /// Records .NET's writer never writes, read as it reads them: a BoolText (0xB4) closing its element, false, true
+    /// and a byte other than 0 or 1; an Int64Text holding a small number, an Int8Text holding 0 (not Zero/One).
+    /// </summary>
+    [Theory]
+    [InlineData("BoolText 0", new byte[] { 0xB5, 0x00 })]
+    [InlineData("BoolText 1", new byte[] { 0xB5, 0x01 })]
+    [InlineData("BoolText 2", new byte[] { 0xB5, 0x02 })]
+    [InlineData("Int64Text 5", new byte[] { 0x8F, 5, 0, 0, 0, 0, 0, 0, 0 })]
+    [InlineData("Int8Text 0", new byte[] { 0x89, 0x00 })]
+    public void Typed_reads_of_records_the_writer_does_not_write_match_the_in_box_reader(string what, byte[] closingRecord)
+    {
+        // <r><a>record</a><after>x</after></r>
+        byte[] data = [0x40, 1, (byte)'r', 0x40, 1, (byte)'a', .. closingRecord, 0x40, 5, .. "after"u8, 0x99, 1, (byte)'x', 0x01];
+        AssertReadsMatch(what, data);
+    }
+
+    /// <summary>
     /// <c>&lt;r&gt;</c> around what <paramref name="content"/> writes and an element after it, read with every read of
     /// <see cref="s_reads"/> through both readers: the same outcome each time.
     /// </summary>
@@ -135,7 +152,12 @@ public sealed class TypedContentDifferentialTests
             w.WriteElementString("after", "x");
             w.WriteEndElement();
         }
-        byte[] data = stream.ToArray();
+        AssertReadsMatch(what, stream.ToArray());
+    }
+
+    /// <summary>The document <paramref name="data"/> read with every read of <see cref="s_reads"/> through both readers.</summary>
+    private static void AssertReadsMatch(string what, byte[] data)
+    {
         var differences = new List<string>();
         foreach ((string name, Func<XmlDictionaryReader, object> read) in s_reads)
         {

@@ -477,25 +477,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads an integer record (Zero, One, Int8–Int64, UInt64) as a 64-bit value; false for other records.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly bool TryGetIntegerRecord(out long value, out bool isUInt64Above)
-    {
-        ReadOnlySpan<byte> p = Payload;
-        isUInt64Above = false;
-        switch ((RecordType)_s._valueType)
-        {
-            case RecordType.ZeroText: value = 0; return true;
-            case RecordType.OneText: value = 1; return true;
-            case RecordType.Int8Text: value = (sbyte)p[0]; return true;
-            case RecordType.Int16Text: value = BinaryPrimitives.ReadInt16LittleEndian(p); return true;
-            case RecordType.Int32Text: value = BinaryPrimitives.ReadInt32LittleEndian(p); return true;
-            case RecordType.Int64Text: value = BinaryPrimitives.ReadInt64LittleEndian(p); return true;
-            case RecordType.UInt64Text:
-                ulong u = BinaryPrimitives.ReadUInt64LittleEndian(p);
-                isUInt64Above = u > long.MaxValue;
-                value = (long)u;
-                return true;
-            default: value = 0; return false;
-        }
-    }
+        => BinaryXmlPrimitives.TryReadIntegerRecord((RecordType)_s._valueType, Payload, out value, out isUInt64Above);
 
     /// <summary>Reads a Boolean: True/False/Bool records, Zero/One, or the text "true", "false", "1", "0".</summary>
     public readonly bool TryGetBoolean(out bool value)

@@ -929,23 +929,31 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// After a start tag whose attributes have all been read: when a typed record of fixed size closing the element
-    /// comes next, moves to the EndElement it implies, as two <see cref="Read"/> calls would (the Text token between
-    /// is passed over; such a record has nothing to check but its size). Otherwise returns false and moves nothing.
-    /// The drop-in reader's typed element reads, which have converted the value already, use it.
+    /// After a start tag whose attributes have all been read: when a record of fixed size closing the element comes
+    /// next (a typed value, …WithEndElement), where it starts and its payload's size. Moves nothing; such a record has
+    /// nothing to check but its size. The drop-in reader's typed element reads convert its payload and then pass it
+    /// with <see cref="PassFixedTextClosingElement"/>.
     /// </summary>
-    internal bool TrySkipFixedTextClosingElement()
+    internal readonly bool TryPeekFixedTextClosingElement(out int recordStart, out int payloadSize)
     {
-        ReaderState s = _s;
-        if (!AtElementContent()) return false;
-        int start = s._pos;
-        byte type = _data[start];
-        int size = RecordTypes.GetFixedPayloadSize(type);
-        if ((type & 1) == 0 || size < 0 || RecordTypes.GetFamily(type) != RecordFamily.Text || size > _data.Length - start - 1 || s._depth == 0) return false;
-        s._phase = ReaderPhase.Content;
-        s._pos = start + 1 + size;
-        EmitEndElement(start, type);
-        return true;
+        recordStart = _s._pos;
+        payloadSize = 0;
+        if (!AtElementContent() || _s._depth == 0) return false;
+        byte type = _data[recordStart];
+        payloadSize = RecordTypes.GetFixedPayloadSize(type);
+        return (type & 1) != 0 && payloadSize >= 0 && RecordTypes.GetFamily(type) == RecordFamily.Text && payloadSize < _data.Length - recordStart;
+    }
+
+    /// <summary>
+    /// Moves past the record <see cref="TryPeekFixedTextClosingElement"/> found to the EndElement it implies, as two
+    /// <see cref="Read"/> calls would (the Text token between is passed over).
+    /// </summary>
+    internal void PassFixedTextClosingElement(int recordStart, int payloadSize)
+    {
+        Debug.Assert(TryPeekFixedTextClosingElement(out int start, out int size) && start == recordStart && size == payloadSize);
+        _s._phase = ReaderPhase.Content;
+        _s._pos = recordStart + 1 + payloadSize;
+        EmitEndElement(recordStart, _data[recordStart]);
     }
 
     /// <summary>

@@ -44,6 +44,32 @@ public static partial class BinaryXmlPrimitives
         return 16;
     }
 
+    /// <summary>
+    /// Reads the payload of an integer record (Zero, One, Int8–Int64, UInt64; the plain, even type) as a 64-bit value,
+    /// with <paramref name="isUInt64Above"/> set for a UInt64 above <see cref="long.MaxValue"/>; false for other records.
+    /// The payload holds the record's fixed size (validated when the record was read).
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    internal static bool TryReadIntegerRecord(RecordType type, ReadOnlySpan<byte> payload, out long value, out bool isUInt64Above)
+    {
+        isUInt64Above = false;
+        switch (type)
+        {
+            case RecordType.ZeroText: value = 0; return true;
+            case RecordType.OneText: value = 1; return true;
+            case RecordType.Int8Text: value = (sbyte)payload[0]; return true;
+            case RecordType.Int16Text: value = BinaryPrimitives.ReadInt16LittleEndian(payload); return true;
+            case RecordType.Int32Text: value = BinaryPrimitives.ReadInt32LittleEndian(payload); return true;
+            case RecordType.Int64Text: value = BinaryPrimitives.ReadInt64LittleEndian(payload); return true;
+            case RecordType.UInt64Text:
+                ulong u = BinaryPrimitives.ReadUInt64LittleEndian(payload);
+                isUInt64Above = u > long.MaxValue;
+                value = (long)u;
+                return true;
+            default: value = 0; return false;
+        }
+    }
+
     /// <summary>Reads an Int8Text payload.</summary>
     public static bool TryReadInt8(ReadOnlySpan<byte> source, out sbyte value)
     {

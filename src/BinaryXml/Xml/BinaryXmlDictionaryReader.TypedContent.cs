@@ -252,17 +252,6 @@ public sealed partial class BinaryXmlDictionaryReader
             && _readState == ReadState.Interactive && offset < Data.Length;
     }
 
-    /// <summary>Whether the current element's content is one atomic record closing it; where its value is. Moves nothing.</summary>
-    private bool TryPeekAtomicContent(out RecordType record, out ValueLocation location)
-    {
-        location = default;
-        if (!TryPeekClosingContent(out record, out int pos)) return false;
-        int size = RecordTypes.GetFixedPayloadSize((byte)record);
-        if (!IsAtomicType(record) || size < 0 || size > Data.Length - pos - 1) return false;
-        location = new ValueLocation(BinaryXmlTokenType.Text, (byte)record, pos + 1, size);
-        return true;
-    }
-
     /// <summary>
     /// When the current element's whole content is one character record closing it, reads element, text and end tag
     /// in one step; otherwise false and nothing moved.
@@ -281,33 +270,30 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         if (!TryPeekClosingContent(out RecordType record, out _) || !(IsCharsText(record) || record is RecordType.DictionaryText or RecordType.EmptyText))
             return false;
-        text = SkipElementContent(readText: true)!;
+        text = ReadClosingText();
         return true;
     }
 
     /// <summary>
-    /// Moves past the content found by a peek and the end tag it implies; with <paramref name="readText"/> returns the
-    /// content's text (MaxStringContentLength enforced before the reader moves on).
+    /// Reads the text record found by a peek and the end tag it implies, and moves past them; MaxStringContentLength
+    /// enforced before the reader moves on.
     /// </summary>
-    private string? SkipElementContent(bool readText = false)
+    private string ReadClosingText()
     {
         var r = NativeReader;
-        string? text = null;
+        string text;
         try
         {
-            if (readText || !r.TrySkipFixedTextClosingElement())
-            {
-                r.Read();
-                if (readText) text = r.GetString();
-                r.Read();
-            }
+            r.Read();
+            text = r.GetString();
+            r.Read();
         }
         catch (XmlException)
         {
             _readState = ReadState.Error;
             throw;
         }
-        if (text?.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
+        if (text.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
         LeaveElementReadInOneStep();
         return text;
     }
@@ -328,71 +314,85 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private interface IAtomicRead<T>
     {
-        static abstract bool Accepts(RecordType record);
-
-        static abstract bool TryGet(ref BinaryXmlReader reader, out T value);
+        /// <summary>Converts the payload of a typed record (its plain, even type) it takes; false for the others.</summary>
+        static abstract bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out T value);
     }
 
     private struct Int32Read : IAtomicRead<int>
     {
-        public static bool Accepts(RecordType record) => true;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out int value) => reader.TryGetInt32(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value)
+        {
+            bool read = Int64Read.TryRead(record, payload, out long l) && l == (int)l;
+            value = read ? (int)l : 0;
+            return read;
+        }
     }
 
     private struct Int64Read : IAtomicRead<long>
     {
-        public static bool Accepts(RecordType record) => true;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out long value) => reader.TryGetInt64(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value)
+            => BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out value, out bool above) && !above;
     }
 
     private struct BooleanRead : IAtomicRead<bool>
     {
-        public static bool Accepts(RecordType record) => record is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out bool value) => reader.TryGetBoolean(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
+        {
+            value = record == RecordType.TrueText || (record == RecordType.BoolText && payload[0] != 0);
+            return record is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText;
+        }
     }
 
     private struct DateTimeRead : IAtomicRead<DateTime>
     {
-        public static bool Accepts(RecordType record) => record == RecordType.DateTimeText;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out DateTime value) => reader.TryGetDateTime(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out DateTime value)
+        {
+            value = default;
+            return record == RecordType.DateTimeText && BinaryXmlPrimitives.TryReadDateTime(payload, out value);
+        }
     }
 
     private struct DecimalRead : IAtomicRead<decimal>
     {
-        public static bool Accepts(RecordType record) => record == RecordType.DecimalText;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out decimal value) => reader.TryGetDecimal(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
+        {
+            value = default;
+            return record == RecordType.DecimalText && BinaryXmlPrimitives.TryReadDecimal(payload, out value);
+        }
     }
 
     private struct DoubleRead : IAtomicRead<double>
     {
-        public static bool Accepts(RecordType record) => record == RecordType.DoubleText;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out double value) => reader.TryGetDouble(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value)
+        {
+            value = default;
+            return record == RecordType.DoubleText && BinaryXmlPrimitives.TryReadDouble(payload, out value);
+        }
     }
 
     private struct GuidRead : IAtomicRead<Guid>
     {
-        public static bool Accepts(RecordType record) => record == RecordType.UuidText;
-
-        public static bool TryGet(ref BinaryXmlReader reader, out Guid value) => reader.TryGetGuid(out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out Guid value)
+        {
+            value = default;
+            return record == RecordType.UuidText && BinaryXmlPrimitives.TryReadGuid(payload, out value);
+        }
     }
 
     /// <summary>
-    /// Reads an element whose content is one atomic record closing it, when <typeparamref name="TRead"/> takes the
-    /// record and converts it; otherwise false and nothing moved.
+    /// Reads an element whose content is one typed record closing it, when <typeparamref name="TRead"/> takes the
+    /// record and converts it: element, value and end tag in one step. Otherwise false and nothing moved.
     /// </summary>
     private bool TryReadAtomicElement<T, TRead>(out T value) where TRead : struct, IAtomicRead<T>
     {
         value = default!;
-        if (!TryPeekAtomicContent(out RecordType record, out ValueLocation at) || !TRead.Accepts(record)) return false;
-        BinaryXmlReader reader = ValueReader(at);
-        if (!TRead.TryGet(ref reader, out value)) return false;
-        SkipElementContent();
+        if (!CanReadContentInOneStep(out _)) return false;
+        var r = NativeReader;
+        if (!r.TryPeekFixedTextClosingElement(out int start, out int size)) return false;
+        ReadOnlySpan<byte> data = Data;
+        if (!TRead.TryRead((RecordType)(data[start] & 0xFE), data.Slice(start + 1, size), out value)) return false;
+        r.PassFixedTextClosingElement(start, size);
+        LeaveElementReadInOneStep();
         return true;
     }
 
