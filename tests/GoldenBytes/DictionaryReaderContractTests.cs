@@ -9,7 +9,7 @@ namespace BinaryXml.Tests;
 /// and <see cref="BinaryXmlDictionaryReader.Create(byte[], int, int, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?)"/>
 /// through a factory parameter.
 /// </summary>
-public sealed class DictionaryReaderContractTests
+public sealed partial class DictionaryReaderContractTests
 {
     public static TheoryData<string> Factories() => new(["in-box", "BinaryXml"]);
 

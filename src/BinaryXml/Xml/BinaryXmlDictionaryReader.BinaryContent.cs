@@ -452,7 +452,9 @@ public sealed partial class BinaryXmlDictionaryReader
     public override byte[] ReadContentAsBase64()
     {
         if (_attributeIndex >= 0) return ReadAttributeBase64();
-        if (Utf8ChunkReadUnderWay && _textClosesElement && !ValueKept) return ReadTextRestBase64();
+        // As .NET's reader: the value of a text node closing its element (its "atomic" value), when nothing of it is kept
+        // (Value, a rest, a block's bytes) and no read in pieces has taken part of it, is decoded whole in place.
+        if (_nodeType == XmlNodeType.Text && _textClosesElement && !ValueKept && !PieceReadUnderWay && !IsUndecodedBytesText) return ReadTextRestBase64();
         // A read in pieces is under way, or the node's value was read in part as characters: go on in pieces.
         if (PieceReadUnderWay || ValueReadInPart) return base.ReadContentAsBase64();
         int quota = _quotas.MaxArrayLength;
@@ -527,8 +529,9 @@ public sealed partial class BinaryXmlDictionaryReader
     private readonly List<(int Start, int Length)> _bytesParts = [];
 
     /// <summary>
-    /// The rest of a UTF-8 text node closing its element, part of it read in chunks, read whole as base64 as .NET's
-    /// reader reads it: decoded in place (white space passed over), the reader moving past it only if it decodes.
+    /// The value of a text node closing its element (what is left of it after chunks of its UTF-8 were read), read whole
+    /// as base64 as .NET's reader reads it: decoded in place (white space passed over), the reader moving past it only
+    /// if it decodes.
     /// </summary>
     private byte[] ReadTextRestBase64()
     {

@@ -942,6 +942,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 // The item is a typed value closing its element, as .NET presents it (its "atomic" value): the typed
                 // reads convert the record, and Value formats it when asked for.
                 _textRecord = _arrayItem;
+                _textClosesElement = true;
                 SetNode(XmlNodeType.Text, _arrayDepth + 1, "", RecordTypes.GetValueType(_arrayItem));
                 _value = null;
                 _atomic = _arrayItem;
@@ -1450,6 +1451,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool IsWhitespaceTextNode()
     {
         if (_listValueUnread) return false;
+        // .NET's MoveToContent stops on a node that keeps bytes of a base64 block for the next read, and otherwise tests
+        // what is left of the value: the rest of a chunk read (its string, or its UTF-8 in the input).
+        if ((ValueTrailKept && _valueTrailByteCount > 0) || (PieceReadUnderWay && _base64TrailCount > 0)) return false;
+        if (_valueRest is not null) return IsXmlWhitespace(_valueRest);
+        if (Utf8ChunkReadUnderWay)
+        {
+            return _utf8ChunkLowSurrogate == '\0'
+                && BinaryXmlReader.IsWhitespaceText((byte)RecordType.Chars8Text, Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes));
+        }
         if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
         if (_value is not null) return IsXmlWhitespace(_value);
         return BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
