@@ -116,4 +116,95 @@ public sealed partial class DictionaryReaderContractTests
         Assert.Contains("ints, ReadContentAsBase64(): fails on Text  '70000'", expected);
         Assert.Contains("an Int32 array, ReadElementContentAsBase64(): fails on Text  '70000'", expected);
     }
+
+    /// <summary><c>&lt;r&gt;</c> around an Array record of two "e" items and an element after it.</summary>
+    private static byte[] ArrayDocument()
+    {
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteArray(null, "e", null, [70000, 1], 0, 2);
+            w.WriteElementString("after", "");
+            w.WriteEndElement();
+        }
+        return ms.ToArray();
+    }
+
+    [Fact]
+    public void Reads_after_part_of_a_text_node_was_read_go_on_from_what_is_left_as_in_box()
+    {
+        // After a partial read of an element's content (characters, base64, the value as base64), each of the reads
+        // that go on from the node (a chunk, Value, content as string or object, base64 whole, MoveToContent, Skip…)
+        // and then the rest of the document, on content of one and of several text nodes, Bytes, an int and an Array.
+        var documents = new (string Name, byte[] Data)[]
+        {
+            ("text closing", ContentDocument(w => w.WriteString("AQIDBA"))),
+            ("two texts", ContentDocument(w => { w.WriteString("AQID"); w.WriteString("BAUG"); })),
+            ("text, comment, text", ContentDocument(w => { w.WriteString("AQ"); w.WriteComment("c"); w.WriteString("ID"); })),
+            ("white space, text", ContentDocument(w => { w.WriteString(" "); w.WriteString("AQID"); })),
+            ("Bytes", ContentDocument(w => w.WriteBase64([1, 2, 3, 4, 5], 0, 5))),
+            ("an int", ContentDocument(w => w.WriteValue(70000))),
+            ("an Array", ArrayDocument()),
+        };
+        var firstReads = new (string Name, Func<XmlDictionaryReader, string> Read)[]
+        {
+            ("nothing", _ => ""),
+            ("a chunk of one", r => { var c = new char[1]; int n = r.ReadValueChunk(c, 0, 1); return new string(c, 0, n); }),
+            ("base64 of one byte", r => { var b = new byte[1]; return Convert.ToHexString(b, 0, r.ReadContentAsBase64(b, 0, 1)); }),
+            ("base64 of three bytes", r => { var b = new byte[3]; return Convert.ToHexString(b, 0, r.ReadContentAsBase64(b, 0, 3)); }),
+            ("the value as base64, two bytes", r => { var b = new byte[2]; return Convert.ToHexString(b, 0, r.ReadValueAsBase64(b, 0, 2)); }),
+            ("Value, a chunk of two", r => { string v = r.Value; var c = new char[2]; int n = r.ReadValueChunk(c, 0, 2); return $"{v}/{new string(c, 0, n)}"; }),
+        };
+        var thenReads = new (string Name, Func<XmlDictionaryReader, string> Read)[]
+        {
+            ("MoveToContent", r => r.MoveToContent().ToString()),
+            ("ReadString", r => r.ReadString()),
+            ("ReadContentAsString", r => r.ReadContentAsString()),
+            ("ReadContentAsObject", r => r.ReadContentAsObject() is byte[] b ? "bytes " + Convert.ToHexString(b) : r.Value),
+            ("Skip", r => { r.Skip(); return ""; }),
+            ("IsStartElement", r => r.IsStartElement().ToString()),
+            ("ReadContentAsBase64()", r => Convert.ToHexString(r.ReadContentAsBase64())),
+            ("the rest in chunks", r => { var c = new char[2]; return string.Join(".", Enumerable.Range(0, 20).Select(_ => r.ReadValueChunk(c, 0, 2)).TakeWhile(n => n > 0).Select(n => new string(c, 0, n))); }),
+            ("Value", r => r.Value),
+        };
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach ((string name, byte[] data) in documents)
+            {
+                foreach ((string firstName, Func<XmlDictionaryReader, string> first) in firstReads)
+                {
+                    foreach ((string thenName, Func<XmlDictionaryReader, string> then) in thenReads)
+                    {
+                        using XmlDictionaryReader r = Create(factory, data);
+                        var nodes = new List<string>();
+                        try
+                        {
+                            r.ReadStartElement("r");
+                            r.ReadStartElement("e");
+                            nodes.Add(first(r));
+                            nodes.Add($"on {NodeAndValue(r)}");
+                            nodes.Add(then(r));
+                            nodes.Add($"on {NodeAndValue(r)}");
+                            for (int i = 0; i < 20 && r.Read(); i++) nodes.Add(NodeAndValue(r));
+                        }
+                        catch (Exception e) when (IsBadBinaryInput(factory, e))
+                        {
+                            nodes.Add($"fails on {NodeAndValue(r)}");
+                        }
+                        log.Add($"{name}, {firstName}, {thenName}: {string.Join("; ", nodes)}");
+                    }
+                }
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        // The rest of an Array's item read whole as base64 is decoded in place.
+        Assert.Contains("an Array, a chunk of one, ReadContentAsBase64(): 7; on Text  '0000'; D34D34; on EndElement e '';", expected);
+        // Characters after base64 pieces are what the pieces left.
+        Assert.Contains("text closing, base64 of one byte, the rest in chunks: 01; on Text  'BA'; BA;", expected);
+        Assert.Contains("white space, text, the value as base64, two bytes, the rest in chunks: ; on Text  ''; ; on Text  '';", expected);
+    }
 }

@@ -1693,7 +1693,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
-        if (_attributeIndex < 0 && _valueRest is null && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType))))
+        // UTF-8 text straight from its record, unless a read in pieces (base64) has taken part of it: then, as .NET's
+        // reader, what the pieces left.
+        if (_attributeIndex < 0 && _valueRest is null && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType)))
+            && !TryGetPieceRest(out _, out _))
             return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
         // As .NET's reader: the value as a string, and what is left of it the value from now on: the attribute's own
         // when its text is read straight from its record (a Chars or UnicodeChars value, Value not asked for on it;
