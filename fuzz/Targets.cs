@@ -221,6 +221,25 @@ internal static class Targets
                     }
                     continue;
                 }
+                if (which == 1 && !exactArrays && (texts / 4 + turn) % 2 == 0)
+                {
+                    // Every other second one read in chunks to its end, or one base64 byte read from it, then
+                    // MoveToContent, which passes over a node read to its end and stops on one that keeps bytes of a
+                    // base64 block (not where a text record's being white space depends on history, see
+                    // HasHistoryDependentText): what was read, the value left and where the reader is; an error ends
+                    // the trace.
+                    try
+                    {
+                        string part = (texts / 8 + turn) % 2 == 0 ? ReadChunksToEnd(r, chunk) : ReadOneBase64Byte(r);
+                        trace.Add($"part '{part}' left '{r.Value}' then {r.MoveToContent()} {r.Depth} {r.LocalName}");
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add("part error");
+                        break;
+                    }
+                    continue;
+                }
                 if (which == 1)
                 {
                     // The second read in chunks of three characters: their lengths and the text they make.
@@ -358,6 +377,21 @@ internal static class Targets
         var text = new System.Text.StringBuilder();
         foreach (object? value in items) text.Append(value is double or float or decimal ? Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture) : value).Append(',');
         return text.ToString();
+    }
+
+    /// <summary>The current node's value read in chunks to its end (at most 64 of them).</summary>
+    private static string ReadChunksToEnd(XmlDictionaryReader r, char[] chunk)
+    {
+        var text = new System.Text.StringBuilder();
+        for (int i = 0, n; i < 64 && (n = r.ReadValueChunk(chunk, 0, chunk.Length)) > 0; i++) text.Append(chunk, 0, n);
+        return text.ToString();
+    }
+
+    /// <summary>One byte of the content read as base64: its hex, or "" when the content has none.</summary>
+    private static string ReadOneBase64Byte(XmlDictionaryReader r)
+    {
+        byte[] one = new byte[1];
+        return Convert.ToHexString(one, 0, r.ReadContentAsBase64(one, 0, 1));
     }
 
     /// <summary>
