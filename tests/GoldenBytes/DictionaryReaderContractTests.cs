@@ -1538,6 +1538,25 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void A_qualified_name_read_as_an_object_is_its_text_where_the_in_box_reader_fails()
+    {
+        // A difference, pinned (found by a probe of content reads): ReadContentAsObject on a QNameDictionaryText node
+        // fails in .NET's reader with InvalidOperationException (its ValueHandle.ToObject has no conversion for a
+        // qualified name); ours returns the text, as Value and ReadContentAsString do in both.
+        // <a>b:mustUnderstand</a>, "mustUnderstand" being MC-NBFS id 0, the record closing its element.
+        byte[] data = Hex.Parse("40 01 61 BD 01 00");
+        using (XmlDictionaryReader inBox = Create("in-box", data, NbfsDictionary.Instance))
+        {
+            inBox.ReadStartElement("a");
+            Assert.Throws<InvalidOperationException>(() => inBox.ReadContentAsObject());
+        }
+        using XmlDictionaryReader ours = Create("BinaryXml", data, NbfsDictionary.Instance);
+        ours.ReadStartElement("a");
+        Assert.Equal("b:mustUnderstand", ours.ReadContentAsObject());
+        Assert.Equal(XmlNodeType.EndElement, ours.NodeType);
+    }
+
+    [Fact]
     public void A_qualified_name_in_a_list_is_read_where_the_in_box_reader_fails()
     {
         // A difference, pinned (found by the fuzzer's differential): MC-NBFX lets a list hold any text record, a

@@ -622,7 +622,7 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool TryReadAttributeBase64(Attr a, Span<byte> destination, out int actual)
     {
         actual = 0;
-        if (ReferenceEquals(a.Namespace, XmlnsNamespace)) return false;
+        if (IsNamespaceDeclaration(a)) return false;
         var type = (RecordType)a.AtomicValue.ValueType;
         if (IsBytes(type))
         {
@@ -734,7 +734,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         if (ValueKept) return base.ReadContentAsBase64();
         Attr a = _attributes[_attributeIndex];
-        if (!IsBytes((RecordType)a.AtomicValue.ValueType) || ReferenceEquals(a.Namespace, XmlnsNamespace))
+        if (!IsBytes((RecordType)a.AtomicValue.ValueType) || IsNamespaceDeclaration(a))
         {
             byte[] decoded = DecodeBase64(AttributeValue(a));
             if (decoded.Length > _quotas.MaxArrayLength) ThrowArrayQuota();

@@ -136,7 +136,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// An attribute's value, decoded from the input the first time it is asked for. A namespace declaration's is its
     /// namespace, not atomized (as .NET's reader: it adds no name to its table).
     /// </summary>
-    private string AttributeValue(Attr a) => a.Value ??= ReferenceEquals(a.Namespace, XmlnsNamespace)
+    private string AttributeValue(Attr a) => a.Value ??= IsNamespaceDeclaration(a)
         ? Encoding.UTF8.GetString(Data.Slice(a.DeclaredFrom.Offset, a.DeclaredFrom.Length))
         : ValueReader(a.AtomicValue).GetString();
 
@@ -565,26 +565,45 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     // ---- Dictionary strings ------------------------------------------------------------------------------------
 
+    // As .NET's reader: a name held as a dictionary string is reported as one, and an empty name (a text node's, the
+    // empty namespace) as XmlDictionaryString.Empty; a namespace declaration reports none, not even its value.
+
     /// <inheritdoc/>
     public override bool TryGetLocalNameAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? localName)
     {
-        localName = _attributeIndex < 0 ? CurrentName.Local : _attributes[_attributeIndex].LocalDictionary;
+        localName = _attributeIndex >= 0 ? (IsNamespaceDeclaration(_attributes[_attributeIndex]) ? null : _attributes[_attributeIndex].LocalDictionary)
+            : _nameDepth < 0 ? XmlDictionaryString.Empty
+            : CurrentName.Local;
         return localName is not null;
     }
 
     /// <inheritdoc/>
     public override bool TryGetNamespaceUriAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? namespaceUri)
     {
-        namespaceUri = _attributeIndex < 0 ? CurrentName.Ns : _attributes[_attributeIndex].NamespaceDictionary;
+        if (_attributeIndex >= 0)
+        {
+            Attr a = _attributes[_attributeIndex];
+            namespaceUri = IsNamespaceDeclaration(a) ? null : a.NamespaceDictionary ?? EmptyIfEmpty(a.Namespace);
+        }
+        else
+        {
+            ref ElementName names = ref CurrentName;
+            namespaceUri = names.Ns ?? EmptyIfEmpty(names.Namespace);
+        }
         return namespaceUri is not null;
+
+        // A namespace not atomized yet (null) is an inline one, never empty.
+        static XmlDictionaryString? EmptyIfEmpty(string? ns) => ns is "" ? XmlDictionaryString.Empty : null;
     }
 
     /// <inheritdoc/>
     public override bool TryGetValueAsDictionaryString([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? value)
     {
-        value = _attributeIndex < 0 ? _valueDictionary : _attributes[_attributeIndex].ValueDictionary;
+        value = _attributeIndex < 0 ? _valueDictionary : IsNamespaceDeclaration(_attributes[_attributeIndex]) ? null : _attributes[_attributeIndex].ValueDictionary;
         return value is not null;
     }
+
+    private static bool IsNamespaceDeclaration(Attr a) => ReferenceEquals(a.Namespace, XmlnsNamespace);
 
     // ---- Reading -----------------------------------------------------------------------------------------------
 
@@ -1636,7 +1655,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_attributeIndex >= 0)
         {
             Attr a = _attributes[_attributeIndex];
-            if (a.Prefix.Length == 0 && ReferenceEquals(a.Namespace, XmlnsNamespace)) return value.Length == 0;
+            if (a.Prefix.Length == 0 && IsNamespaceDeclaration(a)) return value.Length == 0;
             return LocalNameEquals(ref a.LocalName, a.LocalStart, a.LocalLength, value);
         }
         ref ElementName names = ref CurrentName;
@@ -1719,7 +1738,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>Whether an attribute's value is one Chars or UnicodeChars record (not a namespace declaration's).</summary>
     private static bool IsTextAttribute(Attr a)
-        => !ReferenceEquals(a.Namespace, XmlnsNamespace) && IsCharsText((RecordType)a.AtomicValue.ValueType);
+        => !IsNamespaceDeclaration(a) && IsCharsText((RecordType)a.AtomicValue.ValueType);
 
     /// <summary>Whether a text record's plain type is a Bytes record (its payload is the value's bytes).</summary>
     private static bool IsBytes(RecordType type) => type is RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text;
