@@ -1503,20 +1503,81 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsStartElement(string localname, string ns)
         => localname is not null && ns is not null && MoveToContent() == XmlNodeType.Element && ElementNameEquals(localname, ns);
 
+    // Start and end tags: as .NET's reader, a tag that is not the one expected fails with what was found instead (the
+    // start tag checks are XmlDictionaryReader's MoveToStartElement, which names it so).
+
+    /// <inheritdoc/>
+    public override void ReadStartElement()
+    {
+        if (MoveToContent() != XmlNodeType.Element) MoveToStartElement();
+        Read();
+    }
+
     /// <inheritdoc/>
     public override void ReadStartElement(string name)
     {
-        // The names are compared without building the qualified name (or atomizing the local name); any other case,
-        // and the error, as XmlReader does it.
-        if (MoveToContent() == XmlNodeType.Element && name is not null && QualifiedNameEquals(name)) Read();
-        else base.ReadStartElement(name!);
+        // The names are compared without building the qualified name (or atomizing the local name).
+        // A null name fails without moving to content, as .NET's.
+        if (!(name is not null && MoveToContent() == XmlNodeType.Element && QualifiedNameEquals(name))) MoveToStartElement(name!);
+        Read();
     }
 
     /// <inheritdoc/>
     public override void ReadStartElement(string localname, string ns)
     {
-        if (MoveToContent() == XmlNodeType.Element && localname is not null && ns is not null && ElementNameEquals(localname, ns)) Read();
-        else base.ReadStartElement(localname!, ns!);
+        if (!(localname is not null && ns is not null && MoveToContent() == XmlNodeType.Element && ElementNameEquals(localname, ns))) MoveToStartElement(localname!, ns!);
+        Read();
+    }
+
+    /// <inheritdoc/>
+    public override void ReadEndElement()
+    {
+        if (MoveToContent() != XmlNodeType.EndElement) ThrowEndElementExpected();
+        Read();
+    }
+
+    /// <summary>.NET's failure of <see cref="ReadEndElement"/> elsewhere than on an end tag: the element it expected to end and what it found.</summary>
+    private void ThrowEndElementExpected()
+    {
+        int open = Depth - 1;
+        if (open < 0 || _readState != ReadState.Interactive) throw new InvalidOperationException("No corresponding start element is open.");
+        ref ElementName expected = ref _openElements[open];
+        string found = NodeType switch
+        {
+            XmlNodeType.Element => $"element '{Name}' from namespace '{NamespaceURI}'",
+            XmlNodeType.Text => $"text '{Value}'",
+            _ => $"node {NodeType}",
+        };
+        throw new XmlException($"End element '{LocalNameOf(ref expected)}' from namespace '{NamespaceOf(ref expected)}' expected. Found {found}.");
+    }
+
+    /// <inheritdoc/>
+    public override string ReadElementString()
+    {
+        ReadStartElement();
+        return ReadStringToEndElement();
+    }
+
+    /// <inheritdoc/>
+    public override string ReadElementString(string name)
+    {
+        ReadStartElement(name);
+        return ReadStringToEndElement();
+    }
+
+    /// <inheritdoc/>
+    public override string ReadElementString(string localname, string ns)
+    {
+        ReadStartElement(localname, ns);
+        return ReadStringToEndElement();
+    }
+
+    /// <summary>The rest of ReadElementString once its start tag is read, as .NET's: the text (ReadString) and the end tag.</summary>
+    private string ReadStringToEndElement()
+    {
+        string s = ReadString();
+        ReadEndElement();
+        return s;
     }
 
     /// <summary>
