@@ -24,6 +24,12 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private static bool IsInt32Record(RecordType type) => type is RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text;
 
+    /// <summary>
+    /// Whether the current node is a text record closing its element (its value is .NET's "atomic" value, read whole by
+    /// content reads: a typed record's, or characters), Value not asked for on it.
+    /// </summary>
+    private bool IsAtomicText => !_valueAsked && _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _textClosesElement;
+
     /// <summary>Returns an atomic value once read; a text node is moved past, as .NET does (an attribute stays).</summary>
     private T Consumed<T>(T value)
     {
@@ -35,11 +41,11 @@ public sealed partial class BinaryXmlDictionaryReader
     private T ReadConverted<T>(Func<string, T> convert, string typeName)
     {
         long offset = _state.BytesConsumed;
-        if (!_valueAsked && _attributeIndex < 0 && _nodeType == XmlNodeType.Text && _textClosesElement)
+        if (IsAtomicText)
         {
             // As .NET's reader: text closing its element is converted before the reader moves past it, so that a
-            // failure leaves the reader on it.
-            T value = Convert(CheckStringQuota(NodeValue));
+            // failure leaves the reader on it (and, converted from its value, is not held to MaxStringContentLength).
+            T value = Convert(NodeValue);
             Read();
             return value;
         }
@@ -204,7 +210,9 @@ public sealed partial class BinaryXmlDictionaryReader
         if (_valueAsked) return ReadContentAsString();
         if (IsWholeBytesValue) return Consumed<object>(ValueReader().ValueSpan.ToArray());
         RecordType type = CurrentAtomic;
-        if (type == 0) return ReadContentAsString();
+        // Characters closing their element are their value (as a typed read converts it, not held to
+        // MaxStringContentLength); other text is read as a string.
+        if (type == 0) return IsAtomicText ? Consumed<object>(NodeValue) : ReadContentAsString();
         BinaryXmlReader r = ValueReader();
         return Consumed<object>(type switch
         {
@@ -270,15 +278,16 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         if (!TryPeekClosingContent(out RecordType record, out _) || !(IsCharsText(record) || record is RecordType.DictionaryText or RecordType.EmptyText))
             return false;
-        text = ReadClosingText();
+        text = ReadClosingText(record);
         return true;
     }
 
     /// <summary>
-    /// Reads the text record found by a peek and the end tag it implies, and moves past them; MaxStringContentLength
-    /// enforced before the reader moves on.
+    /// Reads the text record found by a peek (<paramref name="record"/>, its plain type) and the end tag it implies,
+    /// and moves past them. As .NET's reader, text over MaxStringContentLength fails once read: past the end tag after
+    /// a Chars8Text or DictionaryText record (its one-step read), on the end tag after another.
     /// </summary>
-    private string ReadClosingText()
+    private string ReadClosingText(RecordType record)
     {
         var r = NativeReader;
         string text;
@@ -293,7 +302,13 @@ public sealed partial class BinaryXmlDictionaryReader
             _readState = ReadState.Error;
             throw;
         }
-        if (text.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
+        if (text.Length > _quotas.MaxStringContentLength)
+        {
+            int textEnd = _state.BytesConsumed;
+            if (record is RecordType.Chars8Text or RecordType.DictionaryText) LeaveElementReadInOneStep();
+            else SetElementNode(XmlNodeType.EndElement, _depth);
+            ThrowStringQuota(textEnd);
+        }
         LeaveElementReadInOneStep();
         return text;
     }

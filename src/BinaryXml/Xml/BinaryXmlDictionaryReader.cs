@@ -1399,18 +1399,29 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _atomic = 0;
             return value;
         }
+        // As .NET's reader: a text node that takes the content over MaxStringContentLength fails where it is, unless it
+        // is the first, which fails once the content has been read.
         string? single = null;
+        int singleEnd = 0;
         StringBuilder? sb = null;
         while (NodeType is XmlNodeType.Text or XmlNodeType.Comment)
         {
             if (NodeType == XmlNodeType.Text)
             {
-                if (single is null) single = NodeValue;
-                else (sb ??= new StringBuilder(single)).Append(NodeValue);
-                if ((sb?.Length ?? single.Length) > _quotas.MaxStringContentLength) ThrowStringQuota();
+                if (single is null)
+                {
+                    single = NodeValue;
+                    singleEnd = _state.BytesConsumed;
+                }
+                else
+                {
+                    (sb ??= new StringBuilder(single)).Append(NodeValue);
+                    if (sb.Length > _quotas.MaxStringContentLength) ThrowStringQuota();
+                }
             }
             if (!Read()) break;
         }
+        if (single?.Length > _quotas.MaxStringContentLength && sb is null) ThrowStringQuota(singleEnd);
         return sb?.ToString() ?? single ?? "";
     }
 
@@ -1420,8 +1431,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return s;
     }
 
-    private void ThrowStringQuota()
-        => throw new BinaryXmlException($"The maximum string content length quota ({_quotas.MaxStringContentLength}) has been exceeded while reading XML data", _state.BytesConsumed);
+    private void ThrowStringQuota() => ThrowStringQuota(_state.BytesConsumed);
+
+    /// <summary>Fails for text over MaxStringContentLength, naming <paramref name="textEnd"/>: the end of the text's record (the reader may have moved past it).</summary>
+    private void ThrowStringQuota(int textEnd)
+        => throw new BinaryXmlException($"The maximum string content length quota ({_quotas.MaxStringContentLength}) has been exceeded while reading XML data", textEnd);
 
     // ---- Name tests (what DataContractSerializer asks of every element) ---------------------------------------
     // The base class answers them through virtual NodeType, LocalName and NamespaceURI calls; these answer from the
