@@ -12,7 +12,11 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>Whether the reader is on an element that stands for the items of an Array record, and their type.</summary>
     public override bool IsStartArray([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Type? type)
     {
-        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && ArrayRemaining > 0 ? RecordTypes.GetValueType(_arrayItem) : null;
+        // The items' CLR type as .NET's reader names it: an item's value type, but short for Int16 items (whose
+        // values it reports as int).
+        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && ArrayRemaining > 0
+            ? _arrayItem == RecordType.Int16Text ? typeof(short) : RecordTypes.GetValueType(_arrayItem)
+            : null;
         return type is not null;
     }
 
