@@ -57,5 +57,10 @@ internal static class ThrowHelper
     public static void ThrowObjectDisposed() => throw new ObjectDisposedException(nameof(BinaryXmlWriter));
 
     [DoesNotReturn]
-    public static void ThrowWriterClosed() => throw new InvalidOperationException("The writer is closed.");
+    public static void ThrowWriterClosed() => throw new InvalidOperationException("The XmlWriter is closed.");
+
+    /// <summary>A writer method called in a state that does not allow it, in .NET's words.</summary>
+    [DoesNotReturn]
+    public static void ThrowWrongState(string method, System.Xml.WriteState state)
+        => throw new InvalidOperationException($"'{method}' cannot be called while WriteState is '{state}'.");
 }

@@ -369,6 +369,21 @@ public sealed class CanonicalizationContractTests
     }
 
     [Fact]
+    public void Starting_canonicalization_while_it_runs_fails_alike()
+    {
+        static void Calls(XmlDictionaryWriter w, Stream c)
+        {
+            w.WriteStartElement("a");
+            w.StartCanonicalization(c, false, null);
+            w.StartCanonicalization(new MemoryStream(), false, null);
+        }
+        Outcome inBox = Run(ours: false, Calls), ours = Run(ours: true, Calls);
+        Assert.Equal(typeof(InvalidOperationException), inBox.Error);
+        Assert.Equal(inBox.Error, ours.Error);
+        Assert.StartsWith("System.InvalidOperationException: Canonicalization already started.", ours.ErrorMessage);
+    }
+
+    [Fact]
     public void SetOutput_ends_canonicalization_alike()
     {
         foreach (bool ours in new[] { false, true })

@@ -40,6 +40,8 @@ public sealed class WriterMisuseTests
     [InlineData("lone surrogate in a name", "StartElement(null, \"a\\uD800\", null)", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate inside a text of 101 characters", "StartElement(null, \"a\", null); String(\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\uD800yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\")", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate inside a text of 11 characters", "StartElement(null, \"a\", null); String(\"abcdefgh\\uDC00ij\")", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate ending a text of 31 characters", "StartElement(null, \"a\", null); String(\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\uD800\")", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("lone surrogate ending a text of 32 characters", "StartElement(null, \"a\", null); String(\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\uD800\")", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate inside a name of 6 characters", "StartElement(null, \"abc\\uD800de\", null)", typeof(System.Text.EncoderFallbackException))]
     [InlineData("surrogate char entity", "StartElement(null, \"a\", null); CharEntity(\"\\uD800\")", typeof(ArgumentException))]
     [InlineData("QName with namespace not in scope", "StartElement(null, \"a\", null); QName(\"x\", \"urn:none\")", typeof(ArgumentException))]
@@ -53,5 +55,10 @@ public sealed class WriterMisuseTests
         Assert.IsType(expected, inBox, exactMatch: false);
         Assert.NotNull(ours);
         Assert.Equal(inBox.GetType(), ours.GetType());
+        // The same message, and what the exception names: the argument, or the character that could not be encoded.
+        Assert.Equal(inBox.Message, ours.Message);
+        Assert.Equal((inBox as ArgumentException)?.ParamName, (ours as ArgumentException)?.ParamName);
+        var (theirChar, ourChar) = (inBox as System.Text.EncoderFallbackException, ours as System.Text.EncoderFallbackException);
+        Assert.Equal((theirChar?.Index, theirChar?.CharUnknown), (ourChar?.Index, ourChar?.CharUnknown));
     }
 }

@@ -113,7 +113,7 @@ public sealed partial class BinaryXmlWriter
         FlushBase64();
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
         if (_documentState == DocumentState.Document && count > 1 && _nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
-        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowInvalidOperation("WriteStartElement cannot be called while the writer is in the Attribute state.");
+        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowWrongState("WriteStartElement", WriteState.Attribute);
         AutoComplete(WriteState.Content);
         WriteNode(RecordType.Array);
         WriteStartElement(prefix, localName, ns);

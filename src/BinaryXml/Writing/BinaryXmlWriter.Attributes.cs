@@ -102,7 +102,7 @@ public sealed partial class BinaryXmlWriter
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         if (localName is null || (localName.Length == 0 && prefix != "xmlns")) throw new ArgumentNullException(nameof(localName));
         if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowInvalidOperation("WriteStartAttribute cannot be called while the writer is in the {0} state.", _writeState);
+            ThrowHelper.ThrowWrongState("WriteStartAttribute", _writeState);
 
         if (prefix is null)
         {
@@ -168,7 +168,7 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         if (_writeState != WriteState.Attribute)
-            ThrowHelper.ThrowInvalidOperation("WriteEndAttribute cannot be called while the writer is in the {0} state.", _writeState);
+            ThrowHelper.ThrowWrongState("WriteEndAttribute", _writeState);
         FlushBase64();
         try
         {
@@ -237,7 +237,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowInvalidOperation("WriteXmlnsAttribute cannot be called while the writer is in the {0} state.", _writeState);
+            ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
         if (prefix is null)
         {
             Resolved(_nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null));
@@ -255,7 +255,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowInvalidOperation("WriteXmlnsAttribute cannot be called while the writer is in the {0} state.", _writeState);
+            ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
         if (prefix is null)
         {
             Resolved(_nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns));

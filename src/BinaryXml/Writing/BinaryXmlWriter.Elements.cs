@@ -69,7 +69,7 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         if (_writeState != WriteState.Start)
-            ThrowHelper.ThrowInvalidOperation("WriteStartDocument cannot be called while the writer is in the {0} state.", _writeState);
+            ThrowHelper.ThrowWrongState("WriteStartDocument", _writeState);
         _writeState = WriteState.Prolog;
         _documentState = DocumentState.Document;
     }
@@ -201,7 +201,7 @@ public sealed partial class BinaryXmlWriter
         ArgumentNullException.ThrowIfNull(localName);
         if (localName.Length == 0) ThrowHelper.ThrowArgument("The empty string is not a valid local name.", nameof(localName));
         if (_writeState == WriteState.Attribute)
-            ThrowHelper.ThrowInvalidOperation("WriteStartElement cannot be called while the writer is in the Attribute state.");
+            ThrowHelper.ThrowWrongState("WriteStartElement", WriteState.Attribute);
 
         FlushBase64();
         AutoComplete(WriteState.Element);
@@ -274,7 +274,7 @@ public sealed partial class BinaryXmlWriter
     private void WriteEndElementInAnyState()
     {
         ThrowIfClosed();
-        if (_nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("WriteEndElement cannot be called at depth 0.");
+        if (_nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Cannot call 'WriteEndElement' while Depth is '0'.");
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         FlushBase64();
         if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
@@ -289,7 +289,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         if (_writeState is not (WriteState.Element or WriteState.Content))
-            ThrowHelper.ThrowInvalidOperation("WriteFullEndElement cannot be called while the writer is in the {0} state.", _writeState);
+            ThrowHelper.ThrowWrongState("WriteFullEndElement", _writeState);
         AutoComplete(WriteState.Content);
         WriteEndElement();
     }
@@ -330,10 +330,10 @@ public sealed partial class BinaryXmlWriter
     public void WriteComment(string? text)
     {
         ThrowIfClosed();
-        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowInvalidOperation("WriteComment cannot be called while the writer is in the Attribute state.");
+        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowWrongState("WriteComment", WriteState.Attribute);
         text ??= string.Empty;
         if (text.Contains("--", StringComparison.Ordinal) || text.EndsWith('-'))
-            ThrowHelper.ThrowArgument("An XML comment cannot contain '--', and '-' cannot be the last character.", nameof(text));
+            ThrowHelper.ThrowArgument("XML comments cannot contain '--' or end with '-'.", nameof(text));
         FlushElement();
         FlushBase64();
         WriteNode(RecordType.Comment);

@@ -259,15 +259,16 @@ public sealed partial class BinaryXmlWriter
         return chars.Length * 2;
     }
 
-    /// <summary>A lone surrogate: .NET's writer uses a throwing UTF-8 encoding, which throws <see cref="EncoderFallbackException"/>.</summary>
+    /// <summary>
+    /// A lone surrogate: the <see cref="EncoderFallbackException"/> .NET's writer throws, from the throwing UTF-8
+    /// encoding it uses (its message, character and index). It writes text of up to 31 characters byte by byte up to its
+    /// first non-ASCII character and encodes the rest, so there the index counts from that character; longer text is
+    /// encoded whole.
+    /// </summary>
     private static void ThrowInvalidText(ReadOnlySpan<char> chars)
     {
-        int index = 0;
-        for (; index < chars.Length; index++)
-        {
-            if (char.IsHighSurrogate(chars[index]) && index + 1 < chars.Length && char.IsLowSurrogate(chars[index + 1])) { index++; continue; }
-            if (char.IsSurrogate(chars[index])) break;
-        }
-        throw new EncoderFallbackException($"Unable to translate Unicode character at index {index} to UTF-8: the text has a lone surrogate.");
+        int from = chars.Length <= 31 ? Math.Max(0, chars.IndexOfAnyExceptInRange('\0', '\x7F')) : 0;
+        BinaryXmlPrimitives.StrictUtf8.GetByteCount(chars[from..]);
+        throw new EncoderFallbackException("The text has a lone surrogate.");
     }
 }

@@ -49,7 +49,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteCData(string? text)
     {
         ThrowIfClosed();
-        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowInvalidOperation("WriteCData cannot be called while the writer is in the Attribute state.");
+        if (_writeState == WriteState.Attribute) ThrowHelper.ThrowWrongState("WriteCData", WriteState.Attribute);
         text ??= string.Empty;
         if (text.Length > 0)
         {
@@ -64,7 +64,7 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ws);
-        if (ws.AsSpan().IndexOfAnyExcept(" \t\r\n") >= 0) ThrowHelper.ThrowArgument("Only white space characters should be used.", nameof(ws));
+        if (ws.AsSpan().IndexOfAnyExcept(" \t\r\n") >= 0) ThrowHelper.ThrowArgument("Only whitespace characters can be written with this method.", "whitespace");
         WriteString(ws);
     }
 
@@ -199,7 +199,7 @@ public sealed partial class BinaryXmlWriter
         string? prefix = _nsMgr.LookupPrefix(ns);
         if (prefix is null)
         {
-            if (_writeState != WriteState.Attribute) ThrowHelper.ThrowArgument("The namespace '{0}' is not defined.", ns, nameof(ns));
+            if (_writeState != WriteState.Attribute) ThrowHelper.ThrowArgument("The namespace '{0}' is not defined.", ns, "namespaceUri");
             prefix = GeneratePrefix(ns, xNs);
         }
         Resolved(prefix);

@@ -202,7 +202,7 @@ public sealed partial class BinaryXmlWriter
             {
                 if (prefix == "xml" && uri == XmlNamespace) return;
                 if (prefix == "xmlns" && uri == XmlnsNamespace) return;
-                throw new ArgumentException("Prefixes beginning with \"xml\" (regardless of casing) are reserved for use by XML.", nameof(prefix));
+                throw new ArgumentException("Prefixes beginning with 'xml' (regardless of casing) are reserved for use by XML.", nameof(prefix));
             }
             for (int i = _count - 1; i >= 0 && _ns[i].Depth == Depth; i--)
             {

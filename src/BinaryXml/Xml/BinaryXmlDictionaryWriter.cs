@@ -719,6 +719,6 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
 
     private void ThrowIfClosed()
     {
-        if (_writer.WriteState == WriteState.Closed) throw new InvalidOperationException("The writer is closed.");
+        if (_writer.WriteState == WriteState.Closed) ThrowHelper.ThrowWriterClosed();
     }
 }
