@@ -70,4 +70,53 @@ public sealed partial class DictionaryReaderContractTests
         Assert.Contains("an end tag on the root: InvalidOperationException: No corresponding start element is open.", expected);
         Assert.Contains("a start tag of another name: XmlException: Start element 'x' expected. Found element 'r' from namespace ''.", expected);
     }
+
+    [Fact]
+    public void Attribute_indexes_out_of_range_fail_as_in_box()
+    {
+        // GetAttribute(int), MoveToAttribute(int) and the indexer with an index out of range, on an element, on one of
+        // its attributes, on an attribute's value node, on text and on an end tag: .NET's reader names the parameter
+        // index, and says the node has no attributes, or that the offset exceeds the buffer (its words).
+        byte[] data = QuotaDocument(w => { w.WriteStartElement("a"); w.WriteAttributeString("x", "1"); w.WriteAttributeString("y", "2"); w.WriteString("t"); w.WriteEndElement(); });
+        var positions = new (string Name, Action<XmlDictionaryReader> Move)[]
+        {
+            ("element", r => r.ReadStartElement("r")),
+            ("attribute", r => { r.ReadStartElement("r"); r.MoveToAttribute(1); }),
+            ("value node", r => { r.ReadStartElement("r"); r.MoveToAttribute(0); r.ReadAttributeValue(); }),
+            ("text", r => { r.ReadStartElement("r"); r.Read(); }),
+            ("end tag", r => { r.ReadStartElement("r"); r.Read(); r.Read(); }),
+        };
+        var reads = new (string Name, Func<XmlDictionaryReader, int, string?> Read)[]
+        {
+            ("GetAttribute", (r, i) => r.GetAttribute(i)),
+            ("MoveToAttribute", (r, i) => { r.MoveToAttribute(i); return r.Name; }),
+            ("indexer", (r, i) => r[i]),
+        };
+        string Run(string factory)
+        {
+            var log = new List<string>();
+            foreach ((string position, Action<XmlDictionaryReader> move) in positions)
+            foreach ((string name, Func<XmlDictionaryReader, int, string?> read) in reads)
+            foreach (int index in new[] { -1, 0, 1, 2 })
+            {
+                using XmlDictionaryReader r = Create(factory, data);
+                move(r);
+                string outcome;
+                try
+                {
+                    outcome = $"'{read(r, index)}'";
+                }
+                catch (ArgumentOutOfRangeException e)
+                {
+                    outcome = $"{e.ParamName}: {e.Message}";
+                }
+                log.Add($"{position}, {name}({index}): {outcome} on {r.NodeType} {r.Name}");
+            }
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = Run("in-box");
+        Assert.Equal(expected, Run("BinaryXml"));
+        Assert.Contains("text, GetAttribute(0): index: Only Element nodes have attributes. (Parameter 'index')", expected);
+        Assert.Contains("element, MoveToAttribute(2): index: The specified offset exceeds the buffer size (2 bytes). (Parameter 'index')", expected);
+    }
 }

@@ -444,9 +444,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override string GetAttribute(int i)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(i);
-        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
+        CheckAttributeIndex(i);
         return AttributeValue(Attributes[i]);
+    }
+
+    /// <summary>An attribute index out of range fails as in .NET's reader (its parameter named index, its messages).</summary>
+    private void CheckAttributeIndex(int index)
+    {
+        if (_nodeType != XmlNodeType.Element) throw new ArgumentOutOfRangeException(nameof(index), "Only Element nodes have attributes.");
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        if (index >= _attributeCount) throw new ArgumentOutOfRangeException(nameof(index), $"The specified offset exceeds the buffer size ({_attributeCount} bytes).");
     }
 
     /// <inheritdoc/>
@@ -497,8 +504,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override void MoveToAttribute(int i)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(i);
-        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(i, AttributeCount);
+        CheckAttributeIndex(i);
         MoveTo(i);
     }
 
