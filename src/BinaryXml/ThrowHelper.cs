@@ -12,6 +12,31 @@ internal static class ThrowHelper
     [DoesNotReturn]
     public static T ThrowFormat<T>(string reason, long offset) => throw new BinaryXmlException(reason, offset);
 
+    /// <summary>
+    /// A buffer and a range of it given to a reader (or to an array write), checked as .NET's binary reader checks them:
+    /// the buffer, the offset (not negative, within the buffer), then the count (not negative, within what is left).
+    /// </summary>
+    public static void CheckBufferRange([NotNull] Array? buffer, int offset, int count, string bufferName = "buffer")
+    {
+        ArgumentNullException.ThrowIfNull(buffer, bufferName);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        if (offset > buffer.Length) throw new ArgumentOutOfRangeException(nameof(offset), $"The specified offset exceeds the buffer size ({buffer.Length} bytes).");
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
+    }
+
+    /// <summary>
+    /// A buffer and a range of it given to a writer's text or binary write, checked as .NET's binary writer checks them:
+    /// an offset past the end is not refused as such, but as a count over what is left (a negative space).
+    /// </summary>
+    public static void CheckWriteRange([NotNull] Array? buffer, int offset, int count, string bufferName = "buffer")
+    {
+        ArgumentNullException.ThrowIfNull(buffer, bufferName);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
+    }
+
     // Messages with values take a composite format and its arguments rather than an interpolated string: an
     // interpolated string builds its handler in the caller, whose frame (zeroed on every call) grows with each one.
 

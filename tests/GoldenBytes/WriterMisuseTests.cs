@@ -61,4 +61,37 @@ public sealed class WriterMisuseTests
         var (theirChar, ourChar) = (inBox as System.Text.EncoderFallbackException, ours as System.Text.EncoderFallbackException);
         Assert.Equal((theirChar?.Index, theirChar?.CharUnknown), (ourChar?.Index, ourChar?.CharUnknown));
     }
+
+    [Fact]
+    public void Buffer_ranges_fail_as_in_box()
+    {
+        // A null buffer, a negative offset or count, an offset past the buffer and a count past what is left, given to
+        // the writes that take a caller's buffer: the exception's type, message and parameter name as .NET's writer
+        // gives them (its text and binary writes refuse an offset past the end as a count over a negative space).
+        var writes = new (string Name, Action<System.Xml.XmlDictionaryWriter, bool, int, int> Write)[]
+        {
+            ("WriteBase64", (w, none, o, c) => w.WriteBase64(none ? null! : new byte[3], o, c)),
+            ("WriteBinHex", (w, none, o, c) => w.WriteBinHex(none ? null! : new byte[3], o, c)),
+            ("WriteChars", (w, none, o, c) => w.WriteChars(none ? null! : new char[3], o, c)),
+            ("WriteRaw", (w, none, o, c) => w.WriteRaw(none ? null! : new char[3], o, c)),
+            ("WriteArray", (w, none, o, c) => w.WriteArray(null, "a", null, none ? null! : new int[3], o, c)),
+        };
+        var ranges = new (string Name, bool Null, int Offset, int Count)[]
+        {
+            ("null", true, 0, 1), ("offset -1", false, -1, 1), ("count -1", false, 0, -1), ("offset past the end", false, 4, 0),
+            ("count past the end", false, 2, 2),
+        };
+        foreach ((string name, var write) in writes)
+        foreach ((string range, bool none, int offset, int count) in ranges)
+        {
+            string Outcome(bool ours)
+            {
+                using System.Xml.XmlDictionaryWriter w = ours ? BinaryXmlDictionaryWriter.Create(new MemoryStream()) : System.Xml.XmlDictionaryWriter.CreateBinaryWriter(new MemoryStream());
+                w.WriteStartElement("e");
+                ArgumentException e = Assert.ThrowsAny<ArgumentException>(() => write(w, none, offset, count));
+                return $"{e.GetType().Name} {e.ParamName}: {e.Message}";
+            }
+            Assert.Equal($"{name}, {range}: {Outcome(ours: false)}", $"{name}, {range}: {Outcome(ours: true)}");
+        }
+    }
 }

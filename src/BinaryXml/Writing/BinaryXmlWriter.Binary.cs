@@ -11,7 +11,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes binary data as Bytes records (rendered base64), holding back 1–2 bytes between calls as .NET does.</summary>
     public void WriteBase64(byte[] buffer, int index, int count)
     {
-        ValidateBufferArguments(buffer, index, count);
+        ThrowHelper.CheckWriteRange(buffer, index, count);
         WriteBase64(buffer.AsSpan(index, count));
     }
 
@@ -56,7 +56,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteBinHex(byte[] buffer, int index, int count)
     {
         ThrowIfClosed();
-        ValidateBufferArguments(buffer, index, count);
+        ThrowHelper.CheckWriteRange(buffer, index, count);
         WriteRaw(Convert.ToHexString(buffer, index, count));
     }
 

@@ -35,7 +35,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes characters from an array, as <see cref="WriteString(string?)"/>.</summary>
     public void WriteChars(char[] buffer, int index, int count)
     {
-        ValidateBufferArguments(buffer, index, count);
+        ThrowHelper.CheckWriteRange(buffer, index, count, "chars");
         if (count > 0) WriteString(buffer.AsSpan(index, count), null);
     }
 
@@ -231,11 +231,4 @@ public sealed partial class BinaryXmlWriter
         }
     }
 
-    private static void ValidateBufferArguments<T>(T[] buffer, int index, int count)
-    {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count), "The count exceeds the remaining space in the buffer.");
-    }
 }

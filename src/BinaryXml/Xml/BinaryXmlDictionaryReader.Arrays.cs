@@ -113,7 +113,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, bool[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.BoolText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.BoolText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, short[] array, int offset, int count)
@@ -121,7 +121,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, short[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.Int16Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.Int16Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, int[] array, int offset, int count)
@@ -129,7 +129,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, int[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.Int32Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.Int32Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, long[] array, int offset, int count)
@@ -137,7 +137,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, long[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.Int64Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.Int64Text, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, float[] array, int offset, int count)
@@ -145,7 +145,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, float[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.FloatText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.FloatText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, double[] array, int offset, int count)
@@ -153,7 +153,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, double[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.DoubleText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.DoubleText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, decimal[] array, int offset, int count)
@@ -161,7 +161,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, decimal[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.DecimalText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.DecimalText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, DateTime[] array, int offset, int count)
@@ -169,7 +169,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, DateTime[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.DateTimeText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.DateTimeText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, Guid[] array, int offset, int count)
@@ -177,7 +177,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, Guid[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.UuidText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.UuidText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
 
     /// <inheritdoc/>
     public override int ReadArray(string localName, string namespaceUri, TimeSpan[] array, int offset, int count)
@@ -185,7 +185,14 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, TimeSpan[] array, int offset, int count)
-        => TryReadArrayItems(localName?.Value, namespaceUri?.Value, RecordType.TimeSpanText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+        => TryReadArrayItems(NameOf(localName), NameOf(namespaceUri), RecordType.TimeSpanText, array, offset, count, out int read) ? read : base.ReadArray(localName!, namespaceUri!, array, offset, count);
+
+    /// <summary>A dictionary name given to a read: its string; null is refused, as .NET's reader refuses it.</summary>
+    private static string NameOf(XmlDictionaryString name, [System.Runtime.CompilerServices.CallerArgumentExpression(nameof(name))] string? parameter = null)
+    {
+        ArgumentNullException.ThrowIfNull(name, parameter);
+        return name.Value;
+    }
 
     /// <summary>
     /// The fast path of the <c>ReadArray</c> overloads: on an element that stands for the items of an Array record of
@@ -200,11 +207,7 @@ public sealed partial class BinaryXmlDictionaryReader
         if (_c14n is not null || _nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
             || localName is null || namespaceUri is null || !ElementNameEquals(localName, namespaceUri))
             return false;
-        ArgumentNullException.ThrowIfNull(array);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, array.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, array.Length - offset);
+        ThrowHelper.CheckBufferRange(array, offset, count, nameof(array));
         int first = _arrayCount - ArrayRemaining;
         read = Math.Min(count, ArrayRemaining);
         int start = _arrayItemsOffset + first * _arrayItemSize;
@@ -242,6 +245,12 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private T[] ReadTypedArray<TName, T>(TName localName, TName namespaceUri, ArrayChunkReader<TName, T> readChunk) where T : unmanaged
     {
+        // As .NET's reader: dictionary names must be given (a null string name is a name that does not match).
+        if (typeof(TName) == typeof(XmlDictionaryString))
+        {
+            NameOf((XmlDictionaryString)(object)localName!, nameof(localName));
+            NameOf((XmlDictionaryString)(object)namespaceUri!, nameof(namespaceUri));
+        }
         int quota = _quotas.MaxArrayLength;
         T[] head = [];
         if (TryGetArrayLength(out int count))

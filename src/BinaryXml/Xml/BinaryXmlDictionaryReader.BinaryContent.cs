@@ -360,10 +360,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private int ReadBinaryContent(byte[] buffer, int index, int count, bool hex)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        ThrowHelper.CheckBufferRange(buffer, index, count);
         // As .NET's reader, a node whose value was read in part as characters (in chunks, or as BinHex) goes on as
         // characters, in blocks.
         if (hex || _attributeIndex >= 0 || ValueReadInPart) return ReadValueBinary(buffer.AsSpan(index, count), hex, content: true);
@@ -580,10 +577,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count));
+        ThrowHelper.CheckBufferRange(buffer, offset, count);
         if (IsContentText) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
         return ReadValueBinary(buffer.AsSpan(offset, count), hex: false, content: false);
     }

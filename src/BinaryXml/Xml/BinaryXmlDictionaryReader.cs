@@ -231,11 +231,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        if (offset > buffer.Length) throw new ArgumentOutOfRangeException(nameof(offset), $"The specified offset exceeds the buffer size ({buffer.Length} bytes).");
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
+        ThrowHelper.CheckBufferRange(buffer, offset, count);
         ArgumentNullException.ThrowIfNull(quotas);
         _streamed = false;
         // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
@@ -1789,10 +1785,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Reads the current value in pieces; a piece never ends between the two halves of a surrogate pair.</summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - index) throw new ArgumentOutOfRangeException(nameof(count));
+        ThrowHelper.CheckBufferRange(buffer, index, count, "chars");
         // UTF-8 text straight from its record, unless a read in pieces (base64) has taken part of it: then, as .NET's
         // reader, what the pieces left.
         if (_attributeIndex < 0 && _valueRest is null && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType)))

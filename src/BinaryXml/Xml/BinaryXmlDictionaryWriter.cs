@@ -533,14 +533,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
 
     // ---- Arrays: the string-named overloads, as .NET's binary writer overrides them ------------------------------
 
-    private static void CheckArray(Array array, int offset, int count)
-    {
-        ArgumentNullException.ThrowIfNull(array);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        if (offset > array.Length) throw new ArgumentOutOfRangeException(nameof(offset), $"The specified offset exceeds the buffer size ({array.Length} bytes).");
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > array.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({array.Length - offset} bytes).");
-    }
+    private static void CheckArray(Array array, int offset, int count) => ThrowHelper.CheckBufferRange(array, offset, count, nameof(array));
 
     /// <inheritdoc/>
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, bool[] array, int offset, int count)
