@@ -11,9 +11,28 @@ namespace BinaryXml.Fuzz;
 /// </summary>
 internal static class Program
 {
+    private const string Usage = "usage: BinaryXml.Fuzz [--target all|<target>] [--seconds 60] [--seed N] [--max-length 65536] [--save-corpus DIR] [--ci]";
+
     private static int Main(string[] args)
     {
-        var options = Options.Parse(args);
+        Options options;
+        try
+        {
+            options = Options.Parse(args);
+        }
+        catch (Exception e) when (e is ArgumentException or FormatException or OverflowException)
+        {
+            // A bad command line: what was wrong and the usage, not a crash.
+            Console.Error.WriteLine($"fuzz: {e.Message}");
+            Console.Error.WriteLine(Usage);
+            return 2;
+        }
+        if (options.Help)
+        {
+            Console.WriteLine(Usage);
+            Console.WriteLine($"targets: {string.Join(", ", BinaryXml.Fuzz.Targets.All.Select(t => t.Name))}");
+            return 0;
+        }
         string root = FindRoot();
         List<byte[]> seeds = Seeds.Load(root);
         Console.WriteLine($"binxml fuzz: {seeds.Count} seeds, seed {options.Seed}, {(options.Ci ? "CI executions" : options.Seconds + " s")}, targets {string.Join(",", options.Targets.Select(t => t.Name))}");
@@ -46,7 +65,8 @@ internal static class Program
 }
 
 /// <param name="Ci">The deterministic CI run: each target's fixed number of executions (time only as a safety cap).</param>
-internal sealed record Options(Target[] Targets, double Seconds, int Seed, string? SaveCorpus, int MaxLength, bool Ci)
+/// <param name="Help">Asked for the usage (<c>--help</c>): nothing is run.</param>
+internal sealed record Options(Target[] Targets, double Seconds, int Seed, string? SaveCorpus, int MaxLength, bool Ci, bool Help = false)
 {
     public static Options Parse(string[] args)
     {
@@ -57,15 +77,18 @@ internal sealed record Options(Target[] Targets, double Seconds, int Seed, strin
         bool ci = false;
         for (int i = 0; i < args.Length; i++)
         {
-            switch (args[i])
+            string option = args[i];
+            string Value() => ++i < args.Length ? args[i] : throw new ArgumentException($"{option} needs a value");
+            switch (option)
             {
-                case "--target": target = args[++i]; break;
-                case "--seconds": seconds = double.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--seed": seed = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--save-corpus": save = args[++i]; break;
-                case "--max-length": maxLength = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--target": target = Value(); break;
+                case "--seconds": seconds = double.Parse(Value(), CultureInfo.InvariantCulture); break;
+                case "--seed": seed = int.Parse(Value(), CultureInfo.InvariantCulture); break;
+                case "--save-corpus": save = Value(); break;
+                case "--max-length": maxLength = int.Parse(Value(), CultureInfo.InvariantCulture); break;
                 case "--ci": ci = true; seconds = 300; break;
-                default: throw new ArgumentException("Unknown option " + args[i]);
+                case "--help" or "-h": return new Options([], 0, seed, null, maxLength, false, Help: true);
+                default: throw new ArgumentException("Unknown option " + option);
             }
         }
         Target[] targets = target == "all" ? BinaryXml.Fuzz.Targets.All : BinaryXml.Fuzz.Targets.All.Where(t => t.Name == target).ToArray();
