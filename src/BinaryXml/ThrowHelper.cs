@@ -16,25 +16,34 @@ internal static class ThrowHelper
     /// A buffer and a range of it given to a reader (or to an array write), checked as .NET's binary reader checks them:
     /// the buffer, the offset (not negative, within the buffer), then the count (not negative, within what is left).
     /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static void CheckBufferRange([NotNull] Array? buffer, int offset, int count, string bufferName = "buffer")
     {
-        ArgumentNullException.ThrowIfNull(buffer, bufferName);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        if (offset > buffer.Length) throw new ArgumentOutOfRangeException(nameof(offset), $"The specified offset exceeds the buffer size ({buffer.Length} bytes).");
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
+        if (buffer is null || (uint)offset > (uint)buffer.Length || (uint)count > (uint)(buffer.Length - offset))
+            ThrowBufferRange(buffer, offset, count, bufferName, offsetWithinBuffer: true);
     }
 
     /// <summary>
     /// A buffer and a range of it given to a writer's text or binary write, checked as .NET's binary writer checks them:
     /// an offset past the end is not refused as such, but as a count over what is left (a negative space).
     /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static void CheckWriteRange([NotNull] Array? buffer, int offset, int count, string bufferName = "buffer")
+    {
+        if (buffer is null || (uint)offset > (uint)buffer.Length || (uint)count > (uint)(buffer.Length - offset))
+            ThrowBufferRange(buffer, offset, count, bufferName, offsetWithinBuffer: false);
+    }
+
+    /// <summary>The exception for a range the checks above refuse, in the order and words .NET uses.</summary>
+    [DoesNotReturn]
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void ThrowBufferRange(Array? buffer, int offset, int count, string bufferName, bool offsetWithinBuffer)
     {
         ArgumentNullException.ThrowIfNull(buffer, bufferName);
         ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        if (offsetWithinBuffer && offset > buffer.Length) throw new ArgumentOutOfRangeException(nameof(offset), $"The specified offset exceeds the buffer size ({buffer.Length} bytes).");
         ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > buffer.Length - offset) throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
+        throw new ArgumentOutOfRangeException(nameof(count), $"The specified size exceeds the remaining buffer space ({buffer.Length - offset} bytes).");
     }
 
     // Messages with values take a composite format and its arguments rather than an interpolated string: an

@@ -285,7 +285,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _atomic = 0;
         _nodeSerial++;
         // Entries past the deepest element of the last document are clear already.
-        Array.Clear(_openElements, 0, Math.Min(_openElementsUsed, _openElements.Length));
+        _openElements.AsSpan(0, Math.Min(_openElementsUsed, _openElements.Length)).Clear();
         _openElementsUsed = 0;
         _valueType = typeof(string);
         _attributeCount = 0;
