@@ -212,23 +212,32 @@ public sealed partial class BinaryXmlDictionaryReader
         RecordType type = CurrentAtomic;
         // Characters closing their element are their value (as a typed read converts it, not held to
         // MaxStringContentLength); other text is read as a string.
-        if (type == 0) return IsAtomicText ? Consumed<object>(NodeValue) : ReadContentAsString();
-        BinaryXmlReader r = ValueReader();
-        return Consumed<object>(type switch
+        if (type == 0)
         {
-            RecordType.Int64Text => r.GetInt64(),
-            RecordType.UInt64Text => r.GetUInt64(),
-            RecordType.FloatText => r.GetSingle(),
-            RecordType.DoubleText => r.GetDouble(),
-            RecordType.DecimalText => r.GetDecimal(),
-            RecordType.DateTimeText => r.GetDateTime(),
-            RecordType.TimeSpanText => r.GetTimeSpan(),
-            RecordType.UuidText => r.GetGuid(),
-            RecordType.UniqueIdText => r.GetUniqueId(),
-            RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => r.GetBoolean(),
-            _ => r.GetInt32(),
-        });
+            // A list attribute's value is its items, each converted as a typed value is (.NET's ValueType for it is
+            // object[]).
+            if (_attributeIndex >= 0 && _attributes[_attributeIndex].ListItems is { } items) return items.Clone();
+            return IsAtomicText ? Consumed<object>(NodeValue) : ReadContentAsString();
+        }
+        BinaryXmlReader r = ValueReader();
+        return Consumed(AtomicObject(type, ref r));
     }
+
+    /// <summary>A typed record's value as the object .NET's reader gives for it (an integer that fits as int).</summary>
+    private static object AtomicObject(RecordType type, ref BinaryXmlReader r) => type switch
+    {
+        RecordType.Int64Text => r.GetInt64(),
+        RecordType.UInt64Text => r.GetUInt64(),
+        RecordType.FloatText => r.GetSingle(),
+        RecordType.DoubleText => r.GetDouble(),
+        RecordType.DecimalText => r.GetDecimal(),
+        RecordType.DateTimeText => r.GetDateTime(),
+        RecordType.TimeSpanText => r.GetTimeSpan(),
+        RecordType.UuidText => r.GetGuid(),
+        RecordType.UniqueIdText => r.GetUniqueId(),
+        RecordType.TrueText or RecordType.FalseText or RecordType.BoolText => r.GetBoolean(),
+        _ => r.GetInt32(),
+    };
 
     // ---- Element content in one step ----------------------------------------------------------------------------
     // As .NET's reader does, an element whose whole content is one typed record closing it (…WithEndElement) is read

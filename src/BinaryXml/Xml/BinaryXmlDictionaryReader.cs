@@ -127,6 +127,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         public XmlDictionaryString? LocalDictionary, NamespaceDictionary, ValueDictionary;
         public RecordType Atomic;                 // a typed value (converted directly by ReadContentAs*), or 0
         public ValueLocation AtomicValue;         // where the value's record is (an atomic or not yet decoded value)
+        public object[]? ListItems;               // a list's items, as ReadContentAsObject gives them; null: not a list
     }
 
     /// <summary>An attribute's local name, atomized the first time it is asked for.</summary>
@@ -764,17 +765,23 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return true;
     }
 
-    /// <summary>Reads a list's items up to its EndListText and joins their text with single spaces (MC-NBFX 2.2.3.19).</summary>
-    private static string ReadListItems(ref BinaryXmlReader r, out int items)
+    /// <summary>
+    /// Reads a list's items up to its EndListText and joins their text with single spaces (MC-NBFX 2.2.3.19); with
+    /// <paramref name="objects"/>, also each item as the object .NET's reader gives for it (its typed value, Bytes as
+    /// an array, text as a string).
+    /// </summary>
+    private static string ReadListItems(ref BinaryXmlReader r, out int items, List<object>? objects = null)
     {
         var sb = new StringBuilder();
         items = 0;
         while (r.Read() && r.TokenType == BinaryXmlTokenType.Text)
         {
             if (items++ > 0) sb.Append(' ');
+            RecordType type = r.ValueType;
             // .NET formats a Bytes item of a list with object.ToString, not as base64 (pinned against the oracle).
-            if (IsBytes(r.ValueType)) sb.Append(typeof(byte[]).ToString());
+            if (IsBytes(type)) sb.Append(typeof(byte[]).ToString());
             else sb.Append(r.GetString());
+            objects?.Add(IsBytes(type) ? r.ValueSpan.ToArray() : IsAtomicType(type) ? AtomicObject(type, ref r) : r.GetString());
         }
         return sb.ToString();
     }
@@ -846,6 +853,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             r.Read();
             Attr a = NextAttribute();
+            a.ListItems = null;
             if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
             {
                 bool isDefault = r.PrefixRef.Kind == NameKind.None;
@@ -885,7 +893,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             Type valueType;
             if (recordValueType == RecordType.StartListText)
             {
-                value = ReadListItems(ref r, out _);
+                var objects = new List<object>();
+                value = ReadListItems(ref r, out _, objects);
+                a.ListItems = [.. objects];
                 valueType = typeof(object[]);
             }
             else
