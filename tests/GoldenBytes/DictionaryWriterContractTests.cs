@@ -391,4 +391,62 @@ public sealed class DictionaryWriterContractTests
             }
         }
     }
+
+    [Theory]
+    [MemberData(nameof(Factories))]
+    public async Task FlushAsync_writes_to_a_stream_that_refuses_synchronous_writes(string factory)
+    {
+        // As .NET's binary writer: FlushAsync hands the bytes written so far to the stream and flushes it with the
+        // stream's asynchronous methods, so a stream that refuses synchronous I/O (as an HTTP response body may) works.
+        var stream = new AsyncOnlyStream();
+        XmlDictionaryWriter w = Create(factory, stream);
+        w.WriteStartElement("a");
+        w.WriteString("text");
+        w.WriteEndElement();
+        await w.FlushAsync();
+        Assert.Equal("40 01 61 99 04 74 65 78 74", Hex.Format(stream.ToArray()));
+        Assert.True(stream.AsyncFlushes > 0);
+    }
+
+    /// <summary>A stream over memory whose synchronous Write and Flush throw, as a stream refusing synchronous I/O does.</summary>
+    private sealed class AsyncOnlyStream : Stream
+    {
+        private readonly MemoryStream _bytes = new();
+
+        public int AsyncFlushes { get; private set; }
+
+        public byte[] ToArray() => _bytes.ToArray();
+
+        public override bool CanRead => false;
+        public override bool CanSeek => false;
+        public override bool CanWrite => true;
+        public override long Length => _bytes.Length;
+        public override long Position { get => _bytes.Position; set => throw new NotSupportedException(); }
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new InvalidOperationException("Synchronous writes are not allowed.");
+
+        public override void Flush() => throw new InvalidOperationException("Synchronous flushes are not allowed.");
+
+        public override Task FlushAsync(CancellationToken cancellationToken)
+        {
+            AsyncFlushes++;
+            return Task.CompletedTask;
+        }
+
+        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            _bytes.Write(buffer.Span);
+            return ValueTask.CompletedTask;
+        }
+
+        public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            _bytes.Write(buffer, offset, count);
+            return Task.CompletedTask;
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+        public override void SetLength(long value) => throw new NotSupportedException();
+    }
 }

@@ -141,6 +141,23 @@ public sealed partial class BinaryXmlWriter : IDisposable
         FlushOutput();
     }
 
+    /// <summary>
+    /// Flushes as <see cref="Flush"/> does, the bytes written to a stream output and the stream's own flush done
+    /// asynchronously (a stream that refuses synchronous writes, as an HTTP response body may, is flushed this way).
+    /// </summary>
+    /// <param name="cancellationToken">Cancels the stream's write and flush.</param>
+    public async Task FlushAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        Commit();
+        _model.Flush();
+        if (_streamOutput is not null)
+        {
+            await _streamOutput.WriteToStreamAsync(cancellationToken).ConfigureAwait(false);
+            await _streamOutput.Stream.FlushAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
+
     private void FlushOutput()
     {
         Commit();

@@ -78,6 +78,15 @@ internal sealed class StreamBufferWriter : IBufferWriter<byte>
         }
     }
 
+    /// <summary>Writes everything advanced so far to the stream, asynchronously (the buffer is not written to until it completes).</summary>
+    public ValueTask WriteToStreamAsync(CancellationToken cancellationToken)
+    {
+        if (_written == 0) return default;
+        int count = _written;
+        _written = 0;
+        return _stream.WriteAsync(_buffer.AsMemory(0, count), cancellationToken);
+    }
+
     public void Release()
     {
         byte[] old = _buffer;

@@ -122,6 +122,14 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         _c14n?.Flush();
     }
 
+    /// <inheritdoc/>
+    /// <remarks>As .NET's binary writer: the bytes written so far go to the stream, which is then flushed, asynchronously.</remarks>
+    public override async Task FlushAsync()
+    {
+        await _writer.FlushAsync().ConfigureAwait(false);
+        _c14n?.Flush();
+    }
+
     /// <summary>Closes the writer; while canonicalizing, the canonical form is completed and flushed first.</summary>
     public override void Close()
     {
