@@ -69,15 +69,7 @@ public sealed partial class DictionaryReaderContractTests
                 w.WriteEndAttribute();
                 w.WriteEndElement();
             }),
-            ("lists", w =>
-            {
-                w.WriteStartElement("a");
-                w.WriteStartAttribute("l");
-                w.WriteValue(new object[] { 1, 2.5, true, Guid.Empty, 3L, 1.5m, DateTime.UnixEpoch, TimeSpan.Zero, new UniqueId(Guid.Empty), ulong.MaxValue });
-                w.WriteEndAttribute();
-                w.WriteValue(new object[] { 2.5, 3 });
-                w.WriteEndElement();
-            }),
+            ("lists", WriteLists),
             ("namespaces and xml:lang", w =>
             {
                 w.WriteStartElement("p", "a", "urn:1");
@@ -129,12 +121,7 @@ public sealed partial class DictionaryReaderContractTests
         // content is text (ValueType string).
         byte[] data = RootAround(w =>
         {
-            w.WriteStartElement("a");
-            w.WriteStartAttribute("l");
-            w.WriteValue(new object[] { 1, 2.5, true, Guid.Empty, 3L, 1.5m, DateTime.UnixEpoch, TimeSpan.Zero, new UniqueId(Guid.Empty), ulong.MaxValue });
-            w.WriteEndAttribute();
-            w.WriteValue(new object[] { 2.5, 3 });
-            w.WriteEndElement();
+            WriteLists(w);
             w.WriteStartElement("b");
             w.WriteAttributeString("l", "text");
             w.WriteEndElement();
@@ -161,5 +148,16 @@ public sealed partial class DictionaryReaderContractTests
         }
         string expected = AlikeInBox(Run);
         Assert.Contains("attribute Object[]: object[] Int32 1, Single 2.5, Boolean True, Guid 00000000-0000-0000-0000-000000000000, Int32 3,", expected);
+    }
+
+    /// <summary>An element with a list attribute of ten item types, and a list as its content.</summary>
+    private static void WriteLists(XmlDictionaryWriter w)
+    {
+        w.WriteStartElement("a");
+        w.WriteStartAttribute("l");
+        w.WriteValue(new object[] { 1, 2.5, true, Guid.Empty, 3L, 1.5m, DateTime.UnixEpoch, TimeSpan.Zero, new UniqueId(Guid.Empty), ulong.MaxValue });
+        w.WriteEndAttribute();
+        w.WriteValue(new object[] { 2.5, 3 });
+        w.WriteEndElement();
     }
 }
