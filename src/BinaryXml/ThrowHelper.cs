@@ -19,8 +19,7 @@ internal static class ThrowHelper
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static void CheckBufferRange([NotNull] Array? buffer, int offset, int count, string bufferName = "buffer")
     {
-        if (buffer is null || (uint)offset > (uint)buffer.Length || (uint)count > (uint)(buffer.Length - offset))
-            ThrowBufferRange(buffer, offset, count, bufferName, offsetWithinBuffer: true);
+        if (!IsRange(buffer, offset, count)) ThrowBufferRange(buffer, offset, count, bufferName, offsetWithinBuffer: true);
     }
 
     /// <summary>
@@ -30,9 +29,13 @@ internal static class ThrowHelper
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static void CheckWriteRange([NotNull] Array? buffer, int offset, int count, string bufferName = "buffer")
     {
-        if (buffer is null || (uint)offset > (uint)buffer.Length || (uint)count > (uint)(buffer.Length - offset))
-            ThrowBufferRange(buffer, offset, count, bufferName, offsetWithinBuffer: false);
+        if (!IsRange(buffer, offset, count)) ThrowBufferRange(buffer, offset, count, bufferName, offsetWithinBuffer: false);
     }
+
+    /// <summary>Whether <paramref name="offset"/> and <paramref name="count"/> are a range of <paramref name="buffer"/>.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private static bool IsRange([NotNullWhen(true)] Array? buffer, int offset, int count)
+        => buffer is not null && (uint)offset <= (uint)buffer.Length && (uint)count <= (uint)(buffer.Length - offset);
 
     /// <summary>The exception for a range the checks above refuse, in the order and words .NET uses.</summary>
     [DoesNotReturn]

@@ -149,8 +149,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     public async Task FlushAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfClosed();
-        Commit();
-        _model.Flush();
+        CommitForFlush();
         if (_streamOutput is not null)
         {
             await _streamOutput.WriteToStreamAsync(cancellationToken).ConfigureAwait(false);
@@ -160,13 +159,19 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     private void FlushOutput()
     {
-        Commit();
-        _model.Flush();
+        CommitForFlush();
         if (_streamOutput is not null)
         {
             _streamOutput.WriteToStream();
             _streamOutput.Stream.Flush();
         }
+    }
+
+    /// <summary>What a flush does before the output's own: the bytes written so far committed, and the flush modelled.</summary>
+    private void CommitForFlush()
+    {
+        Commit();
+        _model.Flush();
     }
 
     private void Commit()

@@ -778,10 +778,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             if (items++ > 0) sb.Append(' ');
             RecordType type = r.ValueType;
-            // .NET formats a Bytes item of a list with object.ToString, not as base64 (pinned against the oracle).
-            if (IsBytes(type)) sb.Append(typeof(byte[]).ToString());
-            else sb.Append(r.GetString());
-            objects?.Add(IsBytes(type) ? r.ValueSpan.ToArray() : IsAtomicType(type) ? AtomicObject(type, ref r) : r.GetString());
+            if (IsBytes(type))
+            {
+                // .NET formats a Bytes item of a list with object.ToString, not as base64 (pinned against the oracle).
+                sb.Append(typeof(byte[]).ToString());
+                objects?.Add(r.ValueSpan.ToArray());
+                continue;
+            }
+            string text = r.GetString();
+            sb.Append(text);
+            objects?.Add(IsAtomicType(type) ? AtomicObject(type, ref r) : text);
         }
         return sb.ToString();
     }
