@@ -420,11 +420,11 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Whether the current Text token's UTF-8 is still unchecked: <see cref="Read"/> deferred its check.</summary>
-    private readonly bool TextUnchecked => (_s._pending & PendingStep.CheckText) != 0;
+    internal readonly bool TextUnchecked => (_s._pending & PendingStep.CheckText) != 0;
 
     /// <summary>Checks the UTF-8 of the current Text token if <see cref="Read"/> deferred it (before its bytes are handed
     /// out or parsed, and at the next <see cref="Read"/>).</summary>
-    private readonly void CheckDeferredText()
+    internal readonly void CheckDeferredText()
     {
         if (!TextUnchecked) return;
         if (!Utf8.IsValid(Payload)) FailInvalidUtf8(_s._recordType, _s._valueStart);
@@ -440,7 +440,12 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>The current Text token's UTF-8 is known well-formed: the next <see cref="Read"/> does not check it again.</summary>
-    private readonly void TextChecked() => _s._pending &= ~PendingStep.CheckText;
+    internal readonly void TextChecked() => _s._pending &= ~PendingStep.CheckText;
+
+    /// <summary>Fails as the deferred check of the current Text token does: for a caller that decodes the token's UTF-8
+    /// itself (the drop-in reader's value chunks) and found it malformed.</summary>
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    internal readonly void FailDeferredText() => FailInvalidUtf8(_s._recordType, _s._valueStart);
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     private static void FailInvalidUtf8(byte type, int payloadStart) => Fail("{0} holds invalid UTF-8", RecordTypes.GetName(type), payloadStart);

@@ -179,6 +179,7 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         else if (PieceTextIsInput)
         {
+            CheckTextBytes();
             rest = Data.Slice(_valueLocation.Start + _pieceUsed, _valueLocation.Length - _pieceUsed);
         }
         else
@@ -195,7 +196,10 @@ public sealed partial class BinaryXmlDictionaryReader
     private ReadOnlySpan<byte> PieceSource()
     {
         if (PieceTextIsInput)
+        {
+            CheckTextBytes();
             return Data.Slice(_valueLocation.Start, _valueLocation.Length);
+        }
         // Any other node as its text (a Bytes record after a block begun in text as its base64); a character that is
         // not base64 is not ASCII in UTF-8 either and fails to decode.
         return _pieceText ??= Encoding.UTF8.GetBytes(NodeValue);

@@ -257,6 +257,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         BinaryXmlReaderState state = new BinaryXmlReader(Data, previous, dictionary, session, _options).CurrentState;
         if (!ReferenceEquals(_state._state, state._state)) _state = state;
+        // As the native reader's own: the UTF-8 of content text is checked as it is decoded (Value, value chunks), in
+        // one pass, or by the next Read when the text is passed over (TextUnchecked).
+        state._state!._contentTextChecks = TextChecks.DeferUtf8;
         _readState = ReadState.Initial;
         // Namespace atoms are found by their place in the input: valid for one document (stamped with its number).
         _documentSerial++;
@@ -388,8 +391,30 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _listValueUnread = false;
             if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
             if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return bytes ? Convert.ToBase64String(rest) : Encoding.UTF8.GetString(rest);
-            return _value ??= ValueReader().GetString();
+            // Text whose UTF-8 the native reader has not checked yet is checked as it is decoded.
+            return _value ??= TextUnchecked ? NativeReader.GetString() : ValueReader().GetString();
         }
+    }
+
+    /// <summary>
+    /// Whether the current text node's UTF-8 is still unchecked: the native reader leaves the check of content text to
+    /// its first decoding (<see cref="NodeValue"/>, <see cref="ReadValueChunk"/>) or, for text passed over, to the next
+    /// <see cref="Read"/>. Such text is on the native reader's current token.
+    /// </summary>
+    private bool TextUnchecked
+    {
+        get
+        {
+            bool owed = _attributeIndex < 0 && _state._state is { } s && (s._pending & PendingStep.CheckText) != 0;
+            System.Diagnostics.Debug.Assert(!owed || (_nodeType == XmlNodeType.Text && _state._state!._valueStart == _valueLocation.Start));
+            return owed;
+        }
+    }
+
+    /// <summary>Checks the current text node's UTF-8 before its bytes are used as they are (base64 read from them).</summary>
+    private void CheckTextBytes()
+    {
+        if (TextUnchecked) NativeReader.CheckDeferredText();
     }
 
     /// <inheritdoc/>
@@ -1860,14 +1885,20 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             _utf8ChunkLowSurrogate = '\0';
             n = 1;
         }
-        // The native reader validated the text: it transcodes to the end or to the first character that does not fit.
-        Utf8.ToUtf16(utf8[_utf8ChunkBytes..], destination[n..], out int read, out int written);
+        // Transcoded to the end or to the first character that does not fit, and checked as it goes (the native reader
+        // left the check to the text's first decoding): text transcoded to its end is checked whole. Malformed UTF-8
+        // fails once the characters before it have been returned, as .NET's reader fails (it may return fewer first).
+        OperationStatus status = Utf8.ToUtf16(utf8[_utf8ChunkBytes..], destination[n..], out int read, out int written, replaceInvalidSequences: false);
         _utf8ChunkBytes += read;
         n += written;
+        if (status == OperationStatus.InvalidData && n == 0) NativeReader.FailDeferredText();
+        if (status == OperationStatus.Done && TextUnchecked) NativeReader.TextChecked();
         if (n == 0 && !destination.IsEmpty && _utf8ChunkBytes < utf8.Length)
         {
+            // A one-character chunk, and the next character a surrogate pair (a malformed sequence fails above).
             Span<char> pair = stackalloc char[2];
-            Utf8.ToUtf16(utf8[_utf8ChunkBytes..], pair, out read, out _);
+            Utf8.ToUtf16(utf8[_utf8ChunkBytes..], pair, out read, out written, replaceInvalidSequences: false);
+            System.Diagnostics.Debug.Assert(written == 2);
             _utf8ChunkBytes += read;
             destination[0] = pair[0];
             _utf8ChunkLowSurrogate = pair[1];
@@ -1879,7 +1910,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>As .NET's reader: once a text node's value has been read in chunks, <see cref="Value"/> is what is left of it.</summary>
     private string RemainingUtf8ChunkValue()
     {
-        string rest = TextFormatting.DecodeUtf8(Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes));
+        ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes);
+        string? rest;
+        if (TextUnchecked)
+        {
+            // The chunks read were checked as they were transcoded, and end on a whole character: the rest checked, all is.
+            if (!TextFormatting.TryDecodeUtf8(utf8, out rest)) NativeReader.FailDeferredText();
+            NativeReader.TextChecked();
+        }
+        else
+        {
+            rest = TextFormatting.DecodeUtf8(utf8);
+        }
         return _utf8ChunkLowSurrogate == '\0' ? rest : _utf8ChunkLowSurrogate + rest;
     }
 
