@@ -125,8 +125,12 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private long _pieceKey = -1;
     private int _pieceUsed;
-    // A text node's characters as bytes when they are not UTF-8 in the input (a Unicode, dictionary or typed record).
+    // A text node's characters one byte each (Latin-1, '?' past U+00FF: no such byte is base64), when they are not
+    // ASCII in the input (non-ASCII UTF-8, a Unicode, dictionary or typed record), and the string they come from: a
+    // read in pieces counts characters, as .NET's reader, which decodes the characters of the content.
     private byte[]? _pieceText;
+    private string? _pieceString;
+    private bool _pieceInputAscii;
     private Base64Block _base64Carry;
     private int _base64CarryCount;
     private Base64Block _base64Trail;
@@ -156,21 +160,26 @@ public sealed partial class BinaryXmlDictionaryReader
         _pieceKey = NodeKey;
         _pieceUsed = 0;
         _pieceText = null;
+        _pieceString = null;
+        _pieceInputAscii = false;
     }
 
     /// <summary>
     /// Once reads in pieces have taken part of the current text node, what is left of it: as .NET's reader, whose
     /// pieces consume the node's value, Value is then what is left ("" at its end) and MoveToContent passes over a node
-    /// read to its end. <paramref name="bytes"/>: the rest is a Bytes record's payload; else it is UTF-8 characters.
+    /// read to its end. <paramref name="bytes"/>: the rest is a Bytes record's payload; else it is characters, one
+    /// byte each when <paramref name="text"/> is not null (then the rest is <paramref name="text"/>), else ASCII.
     /// </summary>
-    private bool TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)
+    private bool TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out string? text)
     {
         rest = default;
         bytes = false;
+        text = null;
         if (_attributeIndex >= 0 || _nodeType != XmlNodeType.Text || !PieceReadUnderWay || _pieceUsed == 0) return false;
         if (_pieceText is not null)
         {
             rest = _pieceText.AsSpan(_pieceUsed);
+            text = _pieceString![_pieceUsed..];
         }
         else if (IsUndecodedBytesText)
         {
@@ -192,17 +201,22 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>Whether the current text node's characters are its UTF-8 record in the input, not decoded yet.</summary>
     private bool PieceTextIsInput => _value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType);
 
-    /// <summary>The current text node's characters as bytes, base64 being ASCII: UTF-8 straight from the input when it is.</summary>
+    /// <summary>
+    /// The current text node's characters one byte each, base64 being ASCII: ASCII UTF-8 straight from the input;
+    /// anything else (a Bytes record after a block begun in text as its base64) as its text, a character that is not
+    /// ASCII as a byte that is not base64 either, so that pieces and failures fall on the characters .NET's reader's do.
+    /// </summary>
     private ReadOnlySpan<byte> PieceSource()
     {
+        if (_pieceText is not null) return _pieceText;
         if (PieceTextIsInput)
         {
             CheckTextBytes();
-            return Data.Slice(_valueLocation.Start, _valueLocation.Length);
+            ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
+            if (_pieceInputAscii || (_pieceInputAscii = Ascii.IsValid(utf8))) return utf8;
         }
-        // Any other node as its text (a Bytes record after a block begun in text as its base64); a character that is
-        // not base64 is not ASCII in UTF-8 either and fails to decode.
-        return _pieceText ??= Encoding.UTF8.GetBytes(NodeValue);
+        _pieceString = NodeValue;
+        return _pieceText = Encoding.Latin1.GetBytes(_pieceString);
     }
 
     /// <summary>
@@ -330,7 +344,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private int DecodeBase64Leniently(ReadOnlySpan<byte> ascii, Span<byte> destination)
     {
-        string text = Encoding.UTF8.GetString(ascii);
+        string text = Encoding.Latin1.GetString(ascii);
         if (!Convert.TryFromBase64String(text, destination, out int written))
             throw new BinaryXmlException($"The content is not base64 (in '{text[..Math.Min(text.Length, 64)]}')", _state.BytesConsumed);
         return written;

@@ -390,7 +390,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
             if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
-            if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return bytes ? Convert.ToBase64String(rest) : Encoding.UTF8.GetString(rest);
+            if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out string? text)) return text ?? (bytes ? Convert.ToBase64String(rest) : Encoding.UTF8.GetString(rest));
             // Text whose UTF-8 the native reader has not checked yet is checked as it is decoded.
             return _value ??= TextUnchecked ? NativeReader.GetString() : ValueReader().GetString();
         }
@@ -1536,7 +1536,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             return _utf8ChunkLowSurrogate == '\0'
                 && BinaryXmlReader.IsWhitespaceText((byte)RecordType.Chars8Text, Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes));
         }
-        if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
+        if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out _)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
         if (_value is not null) return IsXmlWhitespace(_value);
         return BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
     }
@@ -1830,7 +1830,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // UTF-8 text straight from its record, unless a read in pieces (base64) has taken part of it: then, as .NET's
         // reader, what the pieces left.
         if (_attributeIndex < 0 && _valueRest is null && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType)))
-            && !TryGetPieceRest(out _, out _))
+            && !TryGetPieceRest(out _, out _, out _))
             return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
         // As .NET's reader: the value as a string, and what is left of it the value from now on: the attribute's own
         // when its text is read straight from its record (a Chars or UnicodeChars value, Value not asked for on it;

@@ -1,0 +1,106 @@
+using System.Text;
+using System.Xml;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+public sealed partial class DictionaryReaderContractTests
+{
+    /// <summary>Contents of <c>a</c> in <c>&lt;r&gt;&lt;a&gt;…&lt;/a&gt;&lt;b&gt;ok&lt;/b&gt;&lt;/r&gt;</c>: base64 text and text that is not, ASCII and not.</summary>
+    private static readonly (string Name, Action<XmlDictionaryWriter> Write)[] s_base64TextContents =
+    [
+        ("ASCII not base64", w => w.WriteString("AQ!D")),
+        ("ASCII not base64, more text", w => { w.WriteString("AQ!D"); w.WriteString("AQID"); }),
+        ("base64, then not", w => { w.WriteString("AQID"); w.WriteString("A!ID"); }),
+        ("non-ASCII", w => w.WriteString("é日x")),
+        ("non-ASCII, more text", w => { w.WriteString("é日x"); w.WriteString("AQID"); }),
+        ("base64 then é", w => w.WriteString("AQIDé")),
+        ("base64, é, base64, more text", w => { w.WriteString("AQIDéAQID"); w.WriteString("AQID"); }),
+        ("CJK", w => w.WriteString("日本語日本語日本語日本語")),
+        ("base64 then CJK, more text", w => { w.WriteString("AQID日本語日本語日本語日本語"); w.WriteString("AQID"); }),
+        ("dictionary text with é, more text", w => { w.WriteString(new XmlDictionary().Add("AQIDé")); w.WriteString("AQID"); }),
+        ("spaces and é", w => w.WriteString("AQ ID é")),
+        ("a surrogate pair, more text", w => { w.WriteString("AQ\U0001F600ID"); w.WriteString("AQID"); }),
+        ("600 characters, then not base64", w => { w.WriteString(new string('A', 600) + "!AAA"); w.WriteString("AQID"); }),
+    ];
+
+    private static readonly (string Name, Func<XmlDictionaryReader, string> Read)[] s_base64TextReads =
+    [
+        ("whole", r => Convert.ToHexString(r.ReadContentAsBase64())),
+        ("pieces of 3", r => Pieces(r, 3)),
+        ("pieces of 1000", r => Pieces(r, 1000)),
+        ("a piece of 3, MoveToContent", r => $"{r.ReadContentAsBase64(new byte[3], 0, 3)} {r.MoveToContent()}"),
+        ("two pieces of 3, Value", r =>
+        {
+            int n = r.ReadContentAsBase64(new byte[3], 0, 3);
+            string second = Outcome(() => r.ReadContentAsBase64(new byte[3], 0, 3));
+            return $"{n} {second} '{r.Value}'";
+        }),
+    ];
+
+    private static string Pieces(XmlDictionaryReader r, int size)
+    {
+        var log = new StringBuilder();
+        byte[] piece = new byte[size];
+        int n;
+        while ((n = r.ReadContentAsBase64(piece, 0, size)) > 0) log.Append(Convert.ToHexString(piece, 0, n)).Append('|');
+        return log.ToString();
+    }
+
+    private static string Outcome(Func<int> read)
+    {
+        try
+        {
+            return read().ToString();
+        }
+        catch (XmlException)
+        {
+            return "fails";
+        }
+    }
+
+    [Fact]
+    public void Base64_content_of_non_ASCII_text_is_read_by_characters_as_in_box()
+    {
+        // .NET's reader reads base64 content as characters: a read fills its blocks with the content's characters
+        // (across text nodes) and then decodes them, so a character that is not base64 fails the read where the
+        // characters before it have been taken. Ours took UTF-8 text from the input byte by byte: a non-ASCII
+        // character took two to four places in a block, and what was left of the node (its Value) began inside it
+        // (U+FFFD). The bytes and the failures, and where the reader is after them, are compared.
+        foreach ((string content, Action<XmlDictionaryWriter> write) in s_base64TextContents)
+        {
+            var stream = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            {
+                w.WriteStartElement("r");
+                w.WriteStartElement("a");
+                write(w);
+                w.WriteEndElement();
+                w.WriteElementString("b", "ok");
+                w.WriteEndElement();
+            }
+            byte[] doc = stream.ToArray();
+            foreach ((string readName, Func<XmlDictionaryReader, string> read) in s_base64TextReads)
+            {
+                string Run(string factory)
+                {
+                    using XmlDictionaryReader r = Create(factory, doc);
+                    r.Read(); r.Read(); r.Read();
+                    var log = new StringBuilder($"{content}, {readName}: ");
+                    try
+                    {
+                        log.Append(read(r));
+                    }
+                    catch (XmlException)
+                    {
+                        log.Append("fails");
+                    }
+                    log.Append($"; on {r.NodeType} {r.Name} '{r.Value}'");
+                    while (r.Read()) log.Append($"; {r.NodeType} {r.Name}");
+                    return log.ToString();
+                }
+                AlikeInBox(Run);
+            }
+        }
+    }
+}
