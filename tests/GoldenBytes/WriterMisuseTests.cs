@@ -43,6 +43,9 @@ public sealed class WriterMisuseTests
     [InlineData("lone surrogate ending a text of 31 characters", "StartElement(null, \"a\", null); String(\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\uD800\")", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate ending a text of 32 characters", "StartElement(null, \"a\", null); String(\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\uD800\")", typeof(System.Text.EncoderFallbackException))]
     [InlineData("lone surrogate inside a name of 6 characters", "StartElement(null, \"abc\\uD800de\", null)", typeof(System.Text.EncoderFallbackException))]
+    [InlineData("surrogate char entity, the halves swapped", "StartElement(null, \"a\", null); SurrogateCharEntity(\"\\uD83D\", \"\\uDE00\")", typeof(ArgumentException))]
+    [InlineData("surrogate char entity, the high half not one", "StartElement(null, \"a\", null); SurrogateCharEntity(\"\\uDE00\", \"a\")", typeof(ArgumentException))]
+    [InlineData("surrogate char entity, neither half one", "StartElement(null, \"a\", null); SurrogateCharEntity(\"a\", \"b\")", typeof(ArgumentException))]
     [InlineData("surrogate char entity", "StartElement(null, \"a\", null); CharEntity(\"\\uD800\")", typeof(ArgumentException))]
     [InlineData("QName with namespace not in scope", "StartElement(null, \"a\", null); QName(\"x\", \"urn:none\")", typeof(ArgumentException))]
     public void Misuse_throws_what_the_in_box_writer_throws(string what, string calls, Type expected)

@@ -182,6 +182,7 @@ public static class WriterScript
             case "CData": w.WriteCData(S(a[0])); break;
             case "Whitespace": w.WriteWhitespace(S(a[0])); break;
             case "CharEntity": w.WriteCharEntity(S(a[0])![0]); break;
+            case "SurrogateCharEntity": w.WriteSurrogateCharEntity(S(a[0])![0], S(a[1])![0]); break;
             case "Comment": w.WriteComment(S(a[0])); break;
             case "Value": WriteValueInBox(w, a[0]!, ctx); break;
             case "List": w.WriteValue((object)((object?[])a[0]!).Select(x => x is DictRef r ? ctx.Resolve(r) : x).ToArray()); break;
@@ -277,6 +278,7 @@ public static class WriterScript
             case "CData": w.WriteCData(S(a[0])); break;
             case "Whitespace": w.WriteWhitespace(S(a[0])); break;
             case "CharEntity": w.WriteCharEntity(S(a[0])![0]); break;
+            case "SurrogateCharEntity": w.WriteSurrogateCharEntity(S(a[0])![0], S(a[1])![0]); break;
             case "Comment": w.WriteComment(S(a[0])); break;
             case "Value": WriteValueNative(w, a[0]!, ctx); break;
             case "List":

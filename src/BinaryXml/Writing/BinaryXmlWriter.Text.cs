@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Unicode;
 using System.Xml;
 
@@ -86,8 +87,11 @@ public sealed partial class BinaryXmlWriter
     public void WriteSurrogateCharEntity(char lowChar, char highChar)
     {
         ThrowIfClosed();
-        if (!char.IsLowSurrogate(lowChar) || !char.IsHighSurrogate(highChar))
-            ThrowHelper.ThrowArgument("The surrogate pair is invalid.", nameof(lowChar));
+        // As .NET's writer: the low surrogate is checked first.
+        if (!char.IsLowSurrogate(lowChar))
+            ThrowHelper.ThrowArgument("Low surrogate char '0x{0}' not valid. Low surrogate chars range from 0xDC00 to 0xDFFF.", ((int)lowChar).ToString("X", CultureInfo.InvariantCulture), nameof(lowChar));
+        if (!char.IsHighSurrogate(highChar))
+            ThrowHelper.ThrowArgument("High surrogate char '0x{0}' not valid. High surrogate chars range from 0xD800 to 0xDBFF.", ((int)highChar).ToString("X", CultureInfo.InvariantCulture), nameof(highChar));
         ReadOnlySpan<char> pair = [highChar, lowChar];
         if (_attributeValue is not null) AppendAttributeText(new string(pair));
         if (!_isXmlnsAttribute)
