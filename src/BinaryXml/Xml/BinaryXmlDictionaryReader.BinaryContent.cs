@@ -238,7 +238,8 @@ public sealed partial class BinaryXmlDictionaryReader
         bool throughText = false;
         while (written < destination.Length)
         {
-            if (_nodeType == XmlNodeType.Comment)
+            // Comments are passed over; before the first Read, as .NET's reader, the reader moves to the first node.
+            if (_nodeType == XmlNodeType.Comment || _readState == ReadState.Initial)
             {
                 NextPieceNode();
                 continue;
@@ -288,8 +289,14 @@ public sealed partial class BinaryXmlDictionaryReader
         return written;
     }
 
+    /// <summary>Fails a read whose content ended inside a block: as in .NET's reader, the block's characters are used up
+    /// (a read after it starts afresh, and at an end tag returns 0).</summary>
     private void ThrowBase64BlockUnfinished()
-        => throw new BinaryXmlException($"The base64 text ends inside a block of four characters ({_base64CarryCount} left)", _state.BytesConsumed);
+    {
+        int left = _base64CarryCount;
+        _base64CarryCount = 0;
+        throw new BinaryXmlException($"The base64 text ends inside a block of four characters ({left} left)", _state.BytesConsumed);
+    }
 
     /// <summary>Moves to the next node of the content and starts reading it (a block begun may go on in it).</summary>
     private void NextPieceNode()
@@ -309,6 +316,8 @@ public sealed partial class BinaryXmlDictionaryReader
         int wanted = Math.Min(Base64CharsPerStep, Math.Max(destination.Length / 3, 1) * 4);
         ((ReadOnlySpan<byte>)_base64Carry)[.._base64CarryCount].CopyTo(chars);
         int count = _base64CarryCount;
+        // The carried characters are taken: should the blocks fail to decode, they are used up with them, as in .NET's reader.
+        _base64CarryCount = 0;
         while (count < wanted && _pieceUsed < source.Length)
         {
             ReadOnlySpan<byte> rest = source.Slice(_pieceUsed, Math.Min(source.Length - _pieceUsed, wanted - count));
@@ -467,6 +476,9 @@ public sealed partial class BinaryXmlDictionaryReader
     public override byte[] ReadContentAsBase64()
     {
         if (_attributeIndex >= 0) return ReadAttributeBase64();
+        // Before the first Read, as .NET's reader (whose content reads move on from a node that is not content): on the
+        // first node, an element, whose content is not read.
+        if (_readState == ReadState.Initial) Read();
         // As .NET's reader: the value of a text node closing its element (its "atomic" value), when nothing of it is kept
         // (Value, a rest, a block's bytes) and no read in pieces has taken part of it, is decoded whole in place.
         if (_nodeType == XmlNodeType.Text && _textClosesElement && !ValueKept && !PieceReadUnderWay && !IsUndecodedBytesText) return ReadTextRestBase64();

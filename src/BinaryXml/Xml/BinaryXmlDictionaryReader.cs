@@ -764,6 +764,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 int depth = r.CurrentDepth;
                 _textRecord = RecordType.StartListText;
+                _textClosesElement = false;
                 SetNode(XmlNodeType.Text, depth, ReadListItems(ref r, out int items), typeof(string));
                 // An empty list is empty text to .NET's reader, which MoveToContent passes over.
                 _listValueUnread = items > 0;
@@ -1493,10 +1494,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         do
         {
-            // An attribute's value is a text node: content unless it is whitespace, as other text.
+            // An attribute's value is a text node: content unless what is left of it is whitespace, as other text.
             if (_onAttributeValue)
             {
-                if (!IsXmlWhitespace(AttributeValue(_attributes[_attributeIndex]))) break;
+                if (!IsXmlWhitespace(NodeValue)) break;
                 continue;
             }
             if (_attributeIndex >= 0)
