@@ -14,7 +14,8 @@ public sealed partial class DictionaryReaderContractTests
     public void Random_walks_over_the_reader_API_read_as_in_box(int seed)
     {
         // Random documents (text of every kind, typed values, Bytes, comments, lists, arrays, attributes, namespaces,
-        // xml:lang) read by random sequences of 40 calls from 40 members of the reader, by both readers: what each call
+        // dictionary strings, xml:lang and xml:space) read by random sequences of 40 calls from 60 members of the
+        // reader, by both readers: what each call
         // returns or throws, then the node, value and attributes, are compared call by call. A walk stops at its first
         // failure (after a failure .NET's reader keeps characters of a failed binary read and uses them in a later
         // read, even on another node; ours does not). Before the fixes of 2026-11-26 about 7 % of the walks differed:
@@ -23,7 +24,7 @@ public sealed partial class DictionaryReaderContractTests
         {
             var random = new Random(seed * 100_000 + d);
             var stream = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, s_walkDictionary))
             {
                 w.WriteStartElement("r");
                 WriteRandomContent(w, random, 0);
@@ -31,9 +32,12 @@ public sealed partial class DictionaryReaderContractTests
             }
             byte[] doc = stream.ToArray();
             int walkSeed = random.Next();
-            AlikeInBox(factory => $"{Convert.ToHexString(doc)}\n{Walk(Create(factory, doc), new Random(walkSeed))}");
+            AlikeInBox(factory => $"{Convert.ToHexString(doc)}\n{Walk(Create(factory, doc, s_walkDictionary), new Random(walkSeed))}");
         }
     }
+
+    /// <summary>The walks' dictionary: text, names and a namespace written as dictionary strings.</summary>
+    private static readonly XmlDictionary s_walkDictionary = new();
 
     private static void WriteRandomContent(XmlDictionaryWriter w, Random random, int depth)
     {
@@ -48,8 +52,31 @@ public sealed partial class DictionaryReaderContractTests
         if (random.Next(6) == 0) w.WriteAttributeString("p", "q", "urn:p", "x");
         for (int i = random.Next(4); i > 0; i--)
         {
-            switch (random.Next(17))
+            switch (random.Next(31))
             {
+                case 16: w.WriteString(s_walkDictionary.Add("dictionary text")); break;
+                case 17 when depth < 3: w.WriteStartElement("dp", s_walkDictionary.Add("dname"), s_walkDictionary.Add("urn:dictionary")); WriteRandomContent(w, random, depth + 1); w.WriteEndElement(); break;
+                case 18: w.WriteString("日本語日本語日本語日本語"); break;
+                case 19: w.WriteValue(12345678901L); break;
+                case 20: w.WriteValue(3.25m); break;
+                case 21: w.WriteValue(2.5f); break;
+                case 22: w.WriteValue(TimeSpan.FromMinutes(90)); break;
+                case 23: w.WriteValue(new UniqueId(new byte[16])); break;
+                case 24: w.WriteStartElement("qn"); w.WriteXmlnsAttribute("p", "urn:p"); w.WriteQualifiedName("q", "urn:p"); w.WriteEndElement(); break;
+                case 25: w.WriteArray(null, "darr", null, [1.5, 2], 0, 2); break;
+                case 26: w.WriteStartElement("s"); w.WriteAttributeString("xml", "space", null, "preserve"); w.WriteString(" "); w.WriteEndElement(); break;
+                case 27: w.WriteStartElement("p", "b2", "urn:other"); w.WriteString("x"); w.WriteEndElement(); break;
+                case 28:
+                    w.WriteStartElement("t");
+                    w.WriteStartAttribute("ta");
+                    w.WriteValue(true);
+                    w.WriteEndAttribute();
+                    w.WriteStartAttribute("tb");
+                    w.WriteBase64([9, 8, 7], 0, 3);
+                    w.WriteEndAttribute();
+                    w.WriteEndElement();
+                    break;
+                case 29: w.WriteString(""); break;
                 case 0: w.WriteString("text"); break;
                 case 1: w.WriteString("é日x"); break;
                 case 2: w.WriteValue(random.Next(-100, 100_000)); break;
@@ -82,7 +109,10 @@ public sealed partial class DictionaryReaderContractTests
                 string result;
                 try
                 {
-                    result = call(r);
+                    // Pinned: .NET's reader fails with OutOfMemoryException on a ReadContentAs… of a namespace
+                    // declaration's attribute node; ours reads its value.
+                    bool onDeclaration = r.NodeType == XmlNodeType.Attribute && (r.Prefix == "xmlns" || r.Name == "xmlns");
+                    result = onDeclaration && name.StartsWith("ReadContentAs", StringComparison.Ordinal) ? "(not compared)" : call(r);
                 }
                 catch (Exception e)
                 {
@@ -142,6 +172,26 @@ public sealed partial class DictionaryReaderContractTests
         ("ReadElementString", r => r.ReadElementString()),
         ("MoveToAttribute(n)", r => r.MoveToAttribute("n").ToString()),
         ("ReadContentAsDateTime", r => r.ReadContentAsDateTime().ToString("o", CultureInfo.InvariantCulture)),
+        ("ReadContentAsLong", r => r.ReadContentAsLong().ToString(CultureInfo.InvariantCulture)),
+        ("ReadContentAsDecimal", r => r.ReadContentAsDecimal().ToString(CultureInfo.InvariantCulture)),
+        ("ReadContentAsDouble", r => r.ReadContentAsDouble().ToString("R", CultureInfo.InvariantCulture)),
+        ("ReadContentAsFloat", r => r.ReadContentAsFloat().ToString("R", CultureInfo.InvariantCulture)),
+        ("ReadContentAsGuid", r => r.ReadContentAsGuid().ToString()),
+        ("ReadContentAsUniqueId", r => r.ReadContentAsUniqueId().ToString()),
+        ("ReadContentAsTimeSpan", r => r.ReadContentAsTimeSpan().ToString()),
+        ("ReadContentAs(XmlQualifiedName)", r => r.ReadContentAs(typeof(XmlQualifiedName), null).ToString()!),
+        ("ReadElementContentAsDouble", r => r.ReadElementContentAsDouble().ToString("R", CultureInfo.InvariantCulture)),
+        ("ReadElementContentAsBoolean", r => r.ReadElementContentAsBoolean().ToString()),
+        ("ReadElementContentAsLong", r => r.ReadElementContentAsLong().ToString(CultureInfo.InvariantCulture)),
+        ("ReadElementContentAsDateTime", r => r.ReadElementContentAsDateTime().ToString("o", CultureInfo.InvariantCulture)),
+        ("ReadInt32Array(arr)", r => string.Join(",", r.ReadInt32Array("arr", ""))),
+        ("ReadDoubleArray(darr)", r => string.Join(",", r.ReadDoubleArray("darr", ""))),
+        ("GetAttribute(q, urn:p)", r => r.GetAttribute("q", "urn:p") ?? "null"),
+        ("MoveToAttribute(1)", r => { r.MoveToAttribute(1); return ""; }),
+        ("XmlSpace", r => r.XmlSpace.ToString()),
+        ("TryGetLocalNameAsDictionaryString", r => $"{r.TryGetLocalNameAsDictionaryString(out XmlDictionaryString? s)} {s?.Value}"),
+        ("ReadValueAsBase64(4)", r => { byte[] b = new byte[4]; return Convert.ToHexString(b, 0, r.ReadValueAsBase64(b, 0, 4)); }),
+        ("names", r => $"{r.IsEmptyElement} {r.HasValue} {r.Prefix}|{r.LocalName}|{r.NamespaceURI}"),
     ];
 
     [Fact]
