@@ -20,6 +20,10 @@ public sealed partial class DictionaryReaderContractTests
         ("base64 then CJK, more text", w => { w.WriteString("AQID日本語日本語日本語日本語"); w.WriteString("AQID"); }),
         ("dictionary text with é, more text", w => { w.WriteString(new XmlDictionary().Add("AQIDé")); w.WriteString("AQID"); }),
         ("spaces and é", w => w.WriteString("AQ ID é")),
+        // Characters that a best-fit mapping to one byte would turn into base64 (U+016E to 'U', fullwidth letters).
+        ("uŮi2", w => w.WriteChars("uŮi2".ToCharArray(), 0, 4)),
+        ("fullwidth AQID, more text", w => { w.WriteString("\uFF21\uFF31\uFF29\uFF24"); w.WriteString("AQID"); }),
+        ("Ā then base64", w => w.WriteString("ĀQIDAQID")),
         ("a surrogate pair, more text", w => { w.WriteString("AQ\U0001F600ID"); w.WriteString("AQID"); }),
         ("600 characters, then not base64", w => { w.WriteString(new string('A', 600) + "!AAA"); w.WriteString("AQID"); }),
     ];

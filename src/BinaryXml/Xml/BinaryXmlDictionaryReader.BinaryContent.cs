@@ -125,7 +125,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private long _pieceKey = -1;
     private int _pieceUsed;
-    // A text node's characters one byte each (Latin-1, '?' past U+00FF: no such byte is base64), when they are not
+    // A text node's characters one byte each (ASCII, '?' for any other character: no base64), when they are not
     // ASCII in the input (non-ASCII UTF-8, a Unicode, dictionary or typed record), and the string they come from: a
     // read in pieces counts characters, as .NET's reader, which decodes the characters of the content.
     private byte[]? _pieceText;
@@ -215,8 +215,9 @@ public sealed partial class BinaryXmlDictionaryReader
             ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
             if (_pieceInputAscii || (_pieceInputAscii = Ascii.IsValid(utf8))) return utf8;
         }
+        // ASCII, with '?' for every other character (no best fit, which Latin-1 would use: 'Ů' would become 'U').
         _pieceString = NodeValue;
-        return _pieceText = Encoding.Latin1.GetBytes(_pieceString);
+        return _pieceText = Encoding.ASCII.GetBytes(_pieceString);
     }
 
     /// <summary>
@@ -353,7 +354,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private int DecodeBase64Leniently(ReadOnlySpan<byte> ascii, Span<byte> destination)
     {
-        string text = Encoding.Latin1.GetString(ascii);
+        string text = Encoding.ASCII.GetString(ascii);
         if (!Convert.TryFromBase64String(text, destination, out int written))
             throw new BinaryXmlException($"The content is not base64 (in '{text[..Math.Min(text.Length, 64)]}')", _state.BytesConsumed);
         return written;
