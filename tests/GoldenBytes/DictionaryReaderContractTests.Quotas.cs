@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Text;
 using System.Xml;
 using Xunit;
 
@@ -155,5 +157,72 @@ public sealed partial class DictionaryReaderContractTests
         {
             return "(fails)";
         }
+    }
+
+    [Fact]
+    public void A_kept_value_and_an_attribute_read_as_an_object_are_not_held_to_the_string_quota_as_in_box()
+    {
+        // .NET's reader takes a value it keeps (Value asked for) as the content of an attribute, its value node, text
+        // closing its element or a typed value, without MaxStringContentLength (the node's value then empty but on the
+        // attribute itself), and an attribute read as an object is its value, without the quota too. Ours held both
+        // to the quota (found by random walks under small quotas).
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteAttributeString("x", "0123456789");
+            w.WriteElementString("a", "abcdefghij");
+            w.WriteStartElement("b");
+            w.WriteString("abcdefghij");
+            w.WriteComment("c");
+            w.WriteEndElement();
+            w.WriteStartElement("t");
+            w.WriteValue(TimeSpan.FromMinutes(90));
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] doc = stream.ToArray();
+        var quotas = new XmlDictionaryReaderQuotas { MaxStringContentLength = 6 };
+        (string Name, Action<XmlDictionaryReader> Go)[] places =
+        [
+            ("an attribute", r => { r.Read(); r.MoveToFirstAttribute(); }),
+            ("an attribute's value node", r => { r.Read(); r.MoveToFirstAttribute(); r.ReadAttributeValue(); }),
+            ("text closing its element", r => { r.Read(); r.Read(); r.Read(); }),
+            ("text before a comment", r => { r.ReadToFollowing("b"); r.Read(); }),
+            ("a TimeSpan record", r => { r.ReadToFollowing("t"); r.Read(); }),
+        ];
+        (string Name, Func<XmlDictionaryReader, object> Read)[] reads =
+        [
+            ("ReadContentAsString", r => r.ReadContentAsString()),
+            ("ReadContentAsTimeSpan", r => r.ReadContentAsTimeSpan()),
+            ("ReadContentAsObject", r => r.ReadContentAsObject()),
+        ];
+        string log = AlikeInBox(factory =>
+        {
+            var outcomes = new StringBuilder();
+            foreach ((string place, Action<XmlDictionaryReader> go) in places)
+            foreach (bool valueAsked in new[] { false, true })
+            foreach ((string readName, Func<XmlDictionaryReader, object> read) in reads)
+            {
+                using XmlDictionaryReader r = Create(factory, doc, quotas: quotas);
+                go(r);
+                if (valueAsked) _ = r.Value;
+                string outcome;
+                try
+                {
+                    outcome = Convert.ToString(read(r), CultureInfo.InvariantCulture)!;
+                }
+                catch (XmlException)
+                {
+                    outcome = "fails";
+                }
+                outcomes.AppendLine($"{place}, Value {(valueAsked ? "asked" : "not asked")}, {readName}: {outcome}; on {r.NodeType} {r.Name} '{r.Value}'");
+            }
+            return outcomes.ToString();
+        });
+        Assert.Contains("an attribute, Value not asked, ReadContentAsObject: 0123456789; on Attribute x '0123456789'", log);
+        Assert.Contains("text closing its element, Value asked, ReadContentAsString: abcdefghij; on Text  ''", log);
+        Assert.Contains("a TimeSpan record, Value asked, ReadContentAsTimeSpan: 01:30:00; on Text  ''", log);
+        Assert.Contains("an attribute, Value not asked, ReadContentAsString: fails", log);
     }
 }

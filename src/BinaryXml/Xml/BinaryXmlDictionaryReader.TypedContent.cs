@@ -210,14 +210,15 @@ public sealed partial class BinaryXmlDictionaryReader
         if (_valueAsked) return ReadContentAsString();
         if (IsWholeBytesValue) return Consumed<object>(ValueReader().ValueSpan.ToArray());
         RecordType type = CurrentAtomic;
-        // Characters closing their element are their value (as a typed read converts it, not held to
-        // MaxStringContentLength); other text is read as a string.
+        // Characters closing their element, or an attribute's, are their value (as a typed read converts it, not held
+        // to MaxStringContentLength); other text is read as a string.
         if (type == 0)
         {
             // A list attribute's value is its items, each converted as a typed value is (.NET's ValueType for it is
             // object[]).
             if (_attributeIndex >= 0 && _attributes[_attributeIndex].ListItems is { } items) return items.Clone();
-            return IsAtomicText ? Consumed<object>(NodeValue) : ReadContentAsString();
+            // An attribute's text, as text closing its element, is its value, not held to MaxStringContentLength.
+            return _attributeIndex >= 0 ? NodeValue : IsAtomicText ? Consumed<object>(NodeValue) : ReadContentAsString();
         }
         BinaryXmlReader r = ValueReader();
         return Consumed(AtomicObject(type, ref r));

@@ -1423,10 +1423,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         // An attribute, or its value node: its value, the reader staying on it (as .NET's; not the content after it).
         // On the value node, a value the reader keeps (Value asked for, or what a partial read left) is taken: the
-        // node's value is then empty, as in .NET's reader.
+        // node's value is then empty, as in .NET's reader. A kept value is not held to MaxStringContentLength there.
         if (_attributeIndex >= 0)
         {
-            string value = CheckStringQuota(NodeValue);
+            string value = ValueStringKept ? NodeValue : CheckStringQuota(NodeValue);
             if (_onAttributeValue && ValueStringKept)
             {
                 _valueRest = "";
@@ -1436,9 +1436,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         if (_valueAsked && _nodeType == XmlNodeType.Text && _textClosesElement)
         {
-            // As .NET's reader: on text closing its element whose Value was asked for, that string is the content; the
-            // reader stays on the node, whose value is then empty (the next Read moves to the end tag).
-            string value = CheckStringQuota(NodeValue);
+            // As .NET's reader: on text closing its element whose Value was asked for, that string is the content (not
+            // held to MaxStringContentLength); the reader stays on the node, whose value is then empty (the next Read
+            // moves to the end tag).
+            string value = NodeValue;
             _valueRest = "";
             _atomic = 0;
             return value;
