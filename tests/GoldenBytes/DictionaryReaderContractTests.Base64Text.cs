@@ -42,6 +42,17 @@ public sealed partial class DictionaryReaderContractTests
         }),
     ];
 
+    /// <summary><c>&lt;r&gt;&lt;a&gt;…&lt;/a&gt;&lt;/r&gt;</c> around what <paramref name="content"/> writes, with <c>&lt;b&gt;ok&lt;/b&gt;</c> after <c>a</c> when <paramref name="withB"/>.</summary>
+    private static byte[] ContentOfA(Action<XmlDictionaryWriter> content, bool withB) => InBoxDocument(w =>
+    {
+        w.WriteStartElement("r");
+        w.WriteStartElement("a");
+        content(w);
+        w.WriteEndElement();
+        if (withB) w.WriteElementString("b", "ok");
+        w.WriteEndElement();
+    });
+
     private static string Pieces(XmlDictionaryReader r, int size)
     {
         var log = new StringBuilder();
@@ -73,17 +84,7 @@ public sealed partial class DictionaryReaderContractTests
         // (U+FFFD). The bytes and the failures, and where the reader is after them, are compared.
         foreach ((string content, Action<XmlDictionaryWriter> write) in s_base64TextContents)
         {
-            var stream = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
-            {
-                w.WriteStartElement("r");
-                w.WriteStartElement("a");
-                write(w);
-                w.WriteEndElement();
-                w.WriteElementString("b", "ok");
-                w.WriteEndElement();
-            }
-            byte[] doc = stream.ToArray();
+            byte[] doc = ContentOfA(write, withB: true);
             foreach ((string readName, Func<XmlDictionaryReader, string> read) in s_base64TextReads)
             {
                 string Run(string factory)

@@ -166,8 +166,7 @@ public sealed partial class DictionaryReaderContractTests
         // closing its element or a typed value, without MaxStringContentLength (the node's value then empty but on the
         // attribute itself), and an attribute read as an object is its value, without the quota too. Ours held both
         // to the quota (found by random walks under small quotas).
-        var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        byte[] doc = InBoxDocument(w =>
         {
             w.WriteStartElement("r");
             w.WriteAttributeString("x", "0123456789");
@@ -180,8 +179,7 @@ public sealed partial class DictionaryReaderContractTests
             w.WriteValue(TimeSpan.FromMinutes(90));
             w.WriteEndElement();
             w.WriteEndElement();
-        }
-        byte[] doc = stream.ToArray();
+        });
         var quotas = new XmlDictionaryReaderQuotas { MaxStringContentLength = 6 };
         (string Name, Action<XmlDictionaryReader> Go)[] places =
         [

@@ -27,14 +27,12 @@ public sealed partial class DictionaryReaderContractTests
         for (int d = 0; d < 400; d++)
         {
             var random = new Random(seed * 100_000 + d);
-            var stream = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, s_walkDictionary))
+            byte[] doc = InBoxDocument(w =>
             {
                 w.WriteStartElement("r");
                 WriteRandomContent(w, random, 0);
                 w.WriteEndElement();
-            }
-            byte[] doc = stream.ToArray();
+            }, s_walkDictionary);
             int walkSeed = random.Next();
             AlikeInBox(factory => $"{Convert.ToHexString(doc)}\n{Walk(WalkReader(factory, input, doc), new Random(walkSeed))}");
         }
@@ -228,16 +226,7 @@ public sealed partial class DictionaryReaderContractTests
         ];
         foreach ((string content, Action<XmlDictionaryWriter> write) in contents)
         {
-            var stream = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
-            {
-                w.WriteStartElement("r");
-                w.WriteStartElement("a");
-                write(w);
-                w.WriteEndElement();
-                w.WriteEndElement();
-            }
-            byte[] doc = stream.ToArray();
+            byte[] doc = ContentOfA(write, withB: false);
             string log = AlikeInBox(factory =>
             {
                 using XmlDictionaryReader r = Create(factory, doc);
@@ -269,15 +258,13 @@ public sealed partial class DictionaryReaderContractTests
         // <r><c>AQID</c>1 x true</r>: the list is reached from text that closed its element (ReadElementString, Skip,
         // or Read). Ours took the list for text closing its element too (the flag was left from the text before) and
         // read its content in place, staying on it; .NET's reader reads on to the end tag.
-        var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        byte[] doc = InBoxDocument(w =>
         {
             w.WriteStartElement("r");
             w.WriteElementString("c", "AQID");
             w.WriteValue(new object[] { 1, "x", true });
             w.WriteEndElement();
-        }
-        byte[] doc = stream.ToArray();
+        });
         (string Name, Action<XmlDictionaryReader> ToList)[] ways =
         [
             ("ReadElementString", r => { r.Read(); r.Read(); r.ReadElementString(); }),
@@ -319,15 +306,13 @@ public sealed partial class DictionaryReaderContractTests
         // On an attribute's value node (ReadAttributeValue), MoveToContent tests what is left of the value: used up (by
         // a content read, or by chunks after Value was asked for), it is whitespace to .NET's reader, which reads on to
         // the element's content. Ours tested the attribute's whole value in the second case and stayed.
-        var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        byte[] doc = InBoxDocument(w =>
         {
             w.WriteStartElement("r");
             w.WriteAttributeString("x", "AQID");
             w.WriteString("text");
             w.WriteEndElement();
-        }
-        byte[] doc = stream.ToArray();
+        });
         foreach (string first in new[] { "nothing", "base64", "Value, then chunks" })
         {
             string log = AlikeInBox(factory =>

@@ -29,6 +29,17 @@ public sealed partial class DictionaryReaderContractTests
         return expected;
     }
 
+    /// <summary>The bytes .NET's writer writes for <paramref name="write"/> (the whole document).</summary>
+    private static byte[] InBoxDocument(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary))
+        {
+            write(w);
+        }
+        return stream.ToArray();
+    }
+
     private static byte[] Doc(string calls)
     {
         (byte[] bytes, Exception? error) = WriterScript.RunInBox(WriterScript.Parse(calls), new ScriptContext());
