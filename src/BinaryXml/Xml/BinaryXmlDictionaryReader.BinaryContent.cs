@@ -609,7 +609,9 @@ public sealed partial class BinaryXmlDictionaryReader
     public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
     {
         ThrowHelper.CheckBufferRange(buffer, offset, count);
-        if (IsContentText) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
+        // As ReadContentAsBase64: a node whose value was read in part as characters goes on as characters, in blocks
+        // (what is left of its value is then used up, as in .NET's reader).
+        if (IsContentText && !ValueReadInPart) return ReadBase64Content(buffer.AsSpan(offset, count), withinNode: true);
         return ReadValueBinary(buffer.AsSpan(offset, count), hex: false, content: false);
     }
 
