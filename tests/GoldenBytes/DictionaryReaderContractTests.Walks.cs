@@ -16,7 +16,7 @@ public sealed partial class DictionaryReaderContractTests
     public void Random_walks_over_the_reader_API_read_as_in_box(int seed, string input)
     {
         // Random documents (text of every kind, typed values, Bytes, comments, lists, arrays, attributes, namespaces,
-        // dictionary strings, xml:lang and xml:space) read by random sequences of 40 calls from 74 uses of the
+        // static and session dictionary strings, xml:lang and xml:space) read by random sequences of 40 calls from 74 uses of the
         // reader, by both readers: what each call
         // returns or throws, then the node, value and attributes, are compared call by call. A walk stops at its first
         // failure (after a failure .NET's reader keeps characters of a failed binary read and uses them in a later
@@ -27,35 +27,43 @@ public sealed partial class DictionaryReaderContractTests
         for (int d = 0; d < 400; d++)
         {
             var random = new Random(seed * 100_000 + d);
+            // Strings of a second dictionary go to the writer's session; the readers get them in a reader session, as
+            // WCF's StringTable records would give them.
+            var writerSession = new RecordingWriterSession();
             byte[] doc = InBoxDocument(w =>
             {
                 w.WriteStartElement("r");
                 WriteRandomContent(w, random, 0);
                 w.WriteEndElement();
-            }, s_walkDictionary);
+            }, s_walkDictionary, writerSession);
+            var session = new XmlBinaryReaderSession();
+            foreach ((int key, string value) in writerSession.Keys) session.Add(key, value);
             int walkSeed = random.Next();
-            AlikeInBox(factory => $"{Convert.ToHexString(doc)}\n{Walk(WalkReader(factory, input, doc), new Random(walkSeed))}");
+            AlikeInBox(factory => $"{Convert.ToHexString(doc)}\n{Walk(WalkReader(factory, input, doc, session), new Random(walkSeed))}");
         }
     }
 
     /// <summary>A reader over <paramref name="doc"/> given as an array, a stream, or (ours) a sequence of three segments.</summary>
-    private static XmlDictionaryReader WalkReader(string factory, string input, byte[] doc)
+    private static XmlDictionaryReader WalkReader(string factory, string input, byte[] doc, XmlBinaryReaderSession session)
     {
-        if (input == "array" || (factory == "in-box" && input != "stream")) return Create(factory, doc, s_walkDictionary);
+        if (input == "array" || (factory == "in-box" && input != "stream")) return Create(factory, doc, s_walkDictionary, session: session);
         if (input == "stream")
         {
             return factory == "in-box"
-                ? XmlDictionaryReader.CreateBinaryReader(new MemoryStream(doc), s_walkDictionary, XmlDictionaryReaderQuotas.Max)
-                : BinaryXmlDictionaryReader.Create(new MemoryStream(doc), s_walkDictionary, XmlDictionaryReaderQuotas.Max);
+                ? XmlDictionaryReader.CreateBinaryReader(new MemoryStream(doc), s_walkDictionary, XmlDictionaryReaderQuotas.Max, session)
+                : BinaryXmlDictionaryReader.Create(new MemoryStream(doc), s_walkDictionary, XmlDictionaryReaderQuotas.Max, session);
         }
         int third = doc.Length / 3;
         var first = new Segment(doc.AsMemory(0, third), null);
         var last = new Segment(doc.AsMemory(2 * third), new Segment(doc.AsMemory(third, third), first));
-        return BinaryXmlDictionaryReader.Create(new System.Buffers.ReadOnlySequence<byte>(first, 0, last, last.Memory.Length), s_walkDictionary, XmlDictionaryReaderQuotas.Max);
+        return BinaryXmlDictionaryReader.Create(new System.Buffers.ReadOnlySequence<byte>(first, 0, last, last.Memory.Length), s_walkDictionary, XmlDictionaryReaderQuotas.Max, session);
     }
 
     /// <summary>The walks' dictionary: text, names and a namespace written as dictionary strings.</summary>
     private static readonly XmlDictionary s_walkDictionary = new();
+
+    /// <summary>Strings the walks' documents write through the writer's session (not in <see cref="s_walkDictionary"/>).</summary>
+    private static readonly XmlDictionary s_walkSessionStrings = new();
 
     private static void WriteRandomContent(XmlDictionaryWriter w, Random random, int depth)
     {
@@ -70,8 +78,11 @@ public sealed partial class DictionaryReaderContractTests
         if (random.Next(6) == 0) w.WriteAttributeString("p", "q", "urn:p", "x");
         for (int i = random.Next(4); i > 0; i--)
         {
-            switch (random.Next(31))
+            switch (random.Next(34))
             {
+                case 30: w.WriteString(s_walkSessionStrings.Add("session text")); break;
+                case 31 when depth < 3: w.WriteStartElement("sp", s_walkSessionStrings.Add("sname"), s_walkSessionStrings.Add("urn:session")); WriteRandomContent(w, random, depth + 1); w.WriteEndElement(); break;
+                case 32: w.WriteStartElement("sa"); w.WriteAttributeString(s_walkSessionStrings.Add("sattr"), null, "v"); w.WriteEndElement(); break;
                 case 16: w.WriteString(s_walkDictionary.Add("dictionary text")); break;
                 case 17 when depth < 3: w.WriteStartElement("dp", s_walkDictionary.Add("dname"), s_walkDictionary.Add("urn:dictionary")); WriteRandomContent(w, random, depth + 1); w.WriteEndElement(); break;
                 case 18: w.WriteString("日本語日本語日本語日本語"); break;

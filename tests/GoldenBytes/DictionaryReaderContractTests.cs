@@ -30,10 +30,10 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     /// <summary>The bytes .NET's writer writes for <paramref name="write"/> (the whole document).</summary>
-    private static byte[] InBoxDocument(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null)
+    private static byte[] InBoxDocument(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary))
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, session))
         {
             write(w);
         }
