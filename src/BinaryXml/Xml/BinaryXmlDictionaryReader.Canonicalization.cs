@@ -95,9 +95,11 @@ public sealed partial class BinaryXmlDictionaryReader
                 break;
             case XmlNodeType.Text:
                 // .NET hands text records to its canonicalizer as text to escape (dropped outside the root) and
-                // typed records as formatted characters (kept even outside the root): replayed as string and raw.
-                if (IsFormattedRecord(_textRecord)) c14n.WriteRaw(NodeValue);
-                else c14n.WriteString(NodeValue);
+                // typed records as formatted characters (kept even outside the root): replayed as string and raw. What
+                // it hands over is its value handle: what reads from the record left, whole when the reads took a
+                // string kept from it (Value asked for, a typed value formatted).
+                if (IsFormattedRecord(_textRecord)) c14n.WriteRaw(RecordValue);
+                else c14n.WriteString(RecordValue);
                 break;
             case XmlNodeType.Comment:
                 c14n.WriteComment(NodeValue);

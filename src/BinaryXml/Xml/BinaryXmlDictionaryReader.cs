@@ -382,12 +382,17 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>The current node's value, for the reads built on it (which, unlike <see cref="Value"/>, leave the node as it is).</summary>
-    private string NodeValue
+    private string NodeValue => _valueRest ?? (_attributeIndex >= 0 ? AttributeValue(_attributes[_attributeIndex]) : RecordValue);
+
+    /// <summary>
+    /// The current node's value as its record gives it: what reads from the record (value chunks of UTF-8 text, base64
+    /// pieces) left of it, not counting reads of a string kept from it (<see cref="_valueRest"/>). .NET's reader
+    /// canonicalizes this, its value handle.
+    /// </summary>
+    private string RecordValue
     {
         get
         {
-            if (_valueRest is not null) return _valueRest;
-            if (_attributeIndex >= 0) return AttributeValue(_attributes[_attributeIndex]);
             _listValueUnread = false;
             if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
             if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out string? text)) return text ?? (bytes ? Convert.ToBase64String(rest) : Encoding.UTF8.GetString(rest));
