@@ -210,7 +210,9 @@ public sealed class ReaderCanonicalizationContractTests
         // it (Value asked for first, a typed value formatted for chunks). Ours canonicalized what any read left, so a
         // typed value read in chunks, or text read in chunks after Value, lost its start. Not compared: after Value
         // was asked for, base64 pieces (.NET canonicalizes the whole value; ours what the pieces left) and UTF-8
-        // chunks read before Value and after it (.NET keeps what the first chunks left; ours what all of them left).
+        // chunks read before Value and after it (.NET keeps what the first chunks left; ours what all of them left),
+        // UnicodeChars text read in chunks (.NET reads its record, and canonicalizes what is left; ours reads a string
+        // decoded from it, and canonicalizes the whole text), and the node of a read that failed.
         var stream = new MemoryStream();
         using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
         {
