@@ -492,7 +492,7 @@ public ref partial struct BinaryXmlReader
         {
             case RecordType.TrueText: value = true; return true;
             case RecordType.FalseText: value = false; return true;
-            case RecordType.BoolText: value = Payload[0] != 0; return true;
+            case RecordType.BoolText: return BinaryXmlPrimitives.TryReadBoolean(Payload, out value);
             case RecordType.ZeroText: value = false; return true;
             case RecordType.OneText: value = true; return true;
         }

@@ -188,7 +188,7 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         else if (PieceTextIsInput)
         {
-            CheckTextBytes();
+            // (ASCII, and checked: the pieces came through PieceSource.)
             rest = Data.Slice(_valueLocation.Start + _pieceUsed, _valueLocation.Length - _pieceUsed);
         }
         else

@@ -363,8 +363,9 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
         {
-            value = record == RecordType.TrueText || (record == RecordType.BoolText && payload[0] != 0);
-            return record is RecordType.TrueText or RecordType.FalseText or RecordType.BoolText;
+            value = record == RecordType.TrueText;
+            return record is RecordType.TrueText or RecordType.FalseText
+                || (record == RecordType.BoolText && BinaryXmlPrimitives.TryReadBoolean(payload, out value));
         }
     }
 
