@@ -126,29 +126,48 @@ public class R2_Scan : ReaderScenario
     }
 }
 
-/// <summary>R4: an array of doubles read into a preallocated array; Limit is a span copy.</summary>
+/// <summary>R4: an array of each item type read into a preallocated array; Limit is a span copy of its items.</summary>
 [MemoryDiagnoser]
 public class R4_Arrays : ReaderScenario
 {
     [Params(16, 1024, 1 << 20)]
     public int Items { get; set; } = 1024;
 
-    private double[] _target = [];
+    [ParamsSource(nameof(Types))]
+    public string Type { get; set; } = "double";
+
+    public static IEnumerable<string> Types => ArrayItems.Types;
+
+    private ArrayItems _items = null!;
+    private int _itemsStart;
 
     [GlobalSetup]
     public void Setup()
     {
-        double[] values = Enumerable.Range(0, Items).Select(i => i * 1.5).ToArray();
-        _target = new double[Items];
-        Data = Support.WriteInBox(w => { w.WriteStartElement("r"); w.WriteArray(null, "a", null, values, 0, Items); w.WriteEndElement(); });
-        if (Items <= 1024) Support.GuardNodes($"R4 {Items}", Data);
+        _items = ArrayItems.Create(Type, Items);
+        Data = Support.WriteInBox(w => { w.WriteStartElement("r"); _items.Write(w); w.WriteEndElement(); });
+        if (Items <= 1024) Support.GuardNodes($"R4 {Type} {Items}", Data);
+        _itemsStart = ArrayItemsStart(Data);
+        foreach ((string name, Func<int> read) in new (string, Func<int>)[] { ("in-box", InBox), ("drop-in", Adapter), ("native", Native) })
+        {
+            if (read() != Items || !_items.TakeTarget()) throw new InvalidOperationException($"R4 {Type} {Items}: the {name} reader does not return the items written");
+        }
+    }
+
+    /// <summary>Where the first item of the document's Array record is.</summary>
+    internal static int ArrayItemsStart(byte[] data)
+    {
+        var r = new BinaryXmlReader(data, null, null, BinaryXmlReaderOptions.Trusted);
+        while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
+        int start = r.TokenStartIndex;
+        r.Dispose();
+        return start;
     }
 
     private int Read(XmlDictionaryReader r)
     {
         r.ReadStartElement("r");
-        int n = r.ReadArray("a", "", _target, 0, Items);
-        return n;
+        return _items.Read(r);
     }
 
     [Benchmark(Baseline = true)]
@@ -164,20 +183,20 @@ public class R4_Arrays : ReaderScenario
         int n = 0;
         while (r.Read())
         {
-            if (r.TokenType == BinaryXmlTokenType.ArrayData) n = r.CopyArray(_target);
+            if (r.TokenType == BinaryXmlTokenType.ArrayData) n = _items.Copy(ref r);
         }
         r.Dispose();
         return n;
     }
 
     [Benchmark]
-    public void Limit() => Data.AsSpan(Data.Length - Items * 8 - 1, Items * 8).CopyTo(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_target.AsSpan()));
+    public void Limit() => Data.AsSpan(_itemsStart, Items * _items.ItemSize).CopyTo(_items.TargetBytes);
 }
 
 /// <summary>
-/// R4 (typed): an array of doubles read into a new array with <c>ReadDoubleArray</c>, followed by another element (so
-/// that the read must look past the Array record); Native copies the items into a new array of their count, Limit is
-/// a new array and a span copy.
+/// R4 (typed): an array of each item type read into a new array with its typed read (<c>ReadDoubleArray</c> and the
+/// like), followed by another element (so that the read must look past the Array record); Native copies the items into
+/// a new array of their count, Limit is a new array and a span copy.
 /// </summary>
 [MemoryDiagnoser]
 public class R4_TypedArrays : ReaderScenario
@@ -185,50 +204,54 @@ public class R4_TypedArrays : ReaderScenario
     [Params(16, 1024, 1 << 20)]
     public int Items { get; set; } = 1024;
 
+    [ParamsSource(nameof(Types))]
+    public string Type { get; set; } = "double";
+
+    public static IEnumerable<string> Types => ArrayItems.Types;
+
+    private ArrayItems _items = null!;
     private int _itemsStart;
 
     [GlobalSetup]
     public void Setup()
     {
-        double[] values = Enumerable.Range(0, Items).Select(i => i * 1.5).ToArray();
+        _items = ArrayItems.Create(Type, Items);
         Data = Support.WriteInBox(w =>
         {
             w.WriteStartElement("r");
-            w.WriteArray(null, "a", null, values, 0, Items);
+            _items.Write(w);
             w.WriteElementString("b", "");
             w.WriteEndElement();
         });
-        if (Items <= 1024) Support.GuardNodes($"R4 typed {Items}", Data);
-        var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
-        while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
-        _itemsStart = r.TokenStartIndex;
-        r.Dispose();
-        if (!InBox().AsSpan().SequenceEqual(Adapter()) || !InBox().AsSpan().SequenceEqual(Native()) || !InBox().AsSpan().SequenceEqual(Limit()))
-            throw new InvalidOperationException($"R4 typed {Items}: the readers return different items");
+        if (Items <= 1024) Support.GuardNodes($"R4 typed {Type} {Items}", Data);
+        _itemsStart = R4_Arrays.ArrayItemsStart(Data);
+        foreach ((string name, Func<Array> read) in new (string, Func<Array>)[] { ("in-box", InBox), ("drop-in", Adapter), ("native", Native), ("limit", Limit) })
+        {
+            if (!_items.AreValues(read())) throw new InvalidOperationException($"R4 typed {Type} {Items}: the {name} read does not return the items written");
+        }
     }
 
-    private static double[] Read(XmlDictionaryReader r)
+    private Array Read(XmlDictionaryReader r)
     {
         r.ReadStartElement("r");
-        return r.ReadDoubleArray("a", "");
+        return _items.ReadNew(r);
     }
 
     [Benchmark(Baseline = true)]
-    public double[] InBox() => Read(InBoxReader());
+    public Array InBox() => Read(InBoxReader());
 
     [Benchmark]
-    public double[] Adapter() => Read(AdapterReader());
+    public Array Adapter() => Read(AdapterReader());
 
     [Benchmark]
-    public double[] Native()
+    public Array Native()
     {
         var r = new BinaryXmlReader(Data, null, null, BinaryXmlReaderOptions.Trusted);
-        double[] items = [];
+        Array items = Array.Empty<object>();
         while (r.Read())
         {
             if (r.TokenType != BinaryXmlTokenType.ArrayData) continue;
-            items = new double[r.ArrayLength];
-            r.CopyArray(items);
+            items = _items.CopyNew(ref r);
             break;
         }
         r.Dispose();
@@ -236,12 +259,7 @@ public class R4_TypedArrays : ReaderScenario
     }
 
     [Benchmark]
-    public double[] Limit()
-    {
-        double[] items = new double[Items];
-        Data.AsSpan(_itemsStart, Items * 8).CopyTo(System.Runtime.InteropServices.MemoryMarshal.AsBytes(items.AsSpan()));
-        return items;
-    }
+    public Array Limit() => _items.NewFrom(Data.AsSpan(_itemsStart, Items * _items.ItemSize));
 }
 
 /// <summary>R5 (i): read the Action, MessageID and To headers of a SOAP message, skip the body.</summary>

@@ -151,37 +151,41 @@ public class W3_Names : WriterScenario
     public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
 }
 
-/// <summary>W4: WriteArray of doubles; Limit is a span copy of the same bytes.</summary>
+/// <summary>W4: WriteArray of each item type; Limit is a span copy of the same bytes.</summary>
 [MemoryDiagnoser]
 public class W4_Arrays : WriterScenario
 {
     [Params(16, 1024, 1 << 20)]
     public int Items { get; set; } = 1024;
 
-    private double[] _values = [];
+    [ParamsSource(nameof(Types))]
+    public string Type { get; set; } = "double";
+
+    public static IEnumerable<string> Types => ArrayItems.Types;
+
+    private ArrayItems _items = null!;
     private byte[] _limit = [];
 
     [GlobalSetup]
     public void Setup()
     {
-        _values = Enumerable.Range(0, Items).Select(i => i * 1.5).ToArray();
-        _limit = new byte[Items * 8];
+        _items = ArrayItems.Create(Type, Items);
+        _limit = new byte[Items * _items.ItemSize];
         CreateWriters();
-        Support.GuardBytes($"W4 {Items}", Support.WriteInBox(w => w.WriteArray(null, "a", null, _values, 0, Items)),
-            Support.WriteAdapter(w => w.WriteArray(null, "a", null, _values, 0, Items)), Support.WriteNative(w => w.WriteArray(null, "a", null, (ReadOnlySpan<double>)_values)));
+        Support.GuardBytes($"W4 {Type} {Items}", Support.WriteInBox(_items.Write), Support.WriteAdapter(_items.Write), Support.WriteNative(_items.Write));
     }
 
     [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteArray(null, "a", null, _values, 0, Items); w.Flush(); }
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); _items.Write(w); w.Flush(); }
 
     [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteArray(null, "a", null, _values, 0, Items); w.Flush(); }
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); _items.Write(w); w.Flush(); }
 
     [Benchmark]
-    public void Native() { BinaryXmlWriter w = ResetNative(); w.WriteArray(null, "a", null, (ReadOnlySpan<double>)_values); w.Flush(); }
+    public void Native() { BinaryXmlWriter w = ResetNative(); _items.Write(w); w.Flush(); }
 
     [Benchmark]
-    public void Limit() => System.Runtime.InteropServices.MemoryMarshal.AsBytes(_values.AsSpan()).CopyTo(_limit);
+    public void Limit() => _items.ValueBytes.CopyTo(_limit);
 }
 
 /// <summary>W6 (ii): the writer calls of a SOAP 1.2 + WS-Addressing request with a DataContract-shaped body, replayed.</summary>
