@@ -29,10 +29,13 @@ internal sealed class MessageSetup
     /// <summary>Messages per operation: 100 with a session (the session's strings are written once), otherwise 1.</summary>
     public int Messages => UseSession ? SessionMessages : 1;
 
-    /// <summary>Writes one operation's messages (a fresh session when there is one) through writers made by <paramref name="setOutput"/>.</summary>
-    public void WriteMessages(Stream stream, Func<XmlBinaryWriterSession?, XmlDictionaryWriter> setOutput)
+    /// <summary>
+    /// Writes one operation's messages (a fresh session when there is one, or <paramref name="session"/>) through
+    /// writers made by <paramref name="setOutput"/>.
+    /// </summary>
+    public void WriteMessages(Stream stream, Func<XmlBinaryWriterSession?, XmlDictionaryWriter> setOutput, XmlBinaryWriterSession? session = null)
     {
-        XmlBinaryWriterSession? session = UseSession ? new XmlBinaryWriterSession() : null;
+        session ??= UseSession ? new XmlBinaryWriterSession() : null;
         for (int i = 0; i < Messages; i++)
         {
             stream.Position = 0;
@@ -42,6 +45,25 @@ internal sealed class MessageSetup
             Soap.WriteEnd(w);
             w.Flush();
         }
+    }
+}
+
+/// <summary>
+/// A writer session that keeps what it added: the strings a net.tcp peer sends ahead of the messages (MC-NBFSE
+/// StringTable), from which the reading side builds its <see cref="XmlBinaryReaderSession"/>.
+/// </summary>
+internal sealed class RecordingWriterSession : XmlBinaryWriterSession
+{
+    private readonly XmlBinaryReaderSession _readerSession = new();
+
+    /// <summary>The reader's session: every string added so far, under its key.</summary>
+    public XmlBinaryReaderSession ReaderSession => _readerSession;
+
+    public override bool TryAdd(XmlDictionaryString value, out int key)
+    {
+        if (!base.TryAdd(value, out key)) return false;
+        _readerSession.Add(key, value.Value);
+        return true;
     }
 }
 
@@ -89,15 +111,19 @@ public class W6_EndToEnd
     public void Adapter() => _setup.WriteMessages(_stream, s => Reset(_adapter, s));
 }
 
-/// <summary>R5 (ii): DataContractSerializer.ReadObject of the body of a SOAP message (headers skipped).</summary>
+/// <summary>
+/// R5 (ii): DataContractSerializer.ReadObject of the body of a SOAP message (headers skipped). With "session", the
+/// last of W6's 100 messages of a session, read with a reader session holding the strings the writer's session added.
+/// </summary>
 [MemoryDiagnoser]
 public class R5_DataContractBody
 {
     private MessageSetup _setup = null!;
     private byte[] _data = [];
+    private XmlBinaryReaderSession? _session;
     private XmlDictionaryReader? _inBox, _adapter;
 
-    [Params("none", "nbfs")]
+    [Params("none", "nbfs", "session")]
     public string Dictionary { get; set; } = "nbfs";
 
     [Params("login", "location", "index")]
@@ -108,9 +134,11 @@ public class R5_DataContractBody
     {
         _setup = new MessageSetup(Dictionary, Payload);
         var stream = new MemoryStream();
-        _setup.WriteMessages(stream, _ => XmlDictionaryWriter.CreateBinaryWriter(stream, _setup.Dictionary, null, false));
-        _data = stream.ToArray();
-        Support.GuardNodes($"R5 DCS {Dictionary} {Payload}", _data, _setup.Dictionary);
+        var writerSession = _setup.UseSession ? new RecordingWriterSession() : null;
+        _setup.WriteMessages(stream, s => XmlDictionaryWriter.CreateBinaryWriter(stream, _setup.Dictionary, s, false), writerSession);
+        _data = stream.ToArray().AsSpan(0, (int)stream.Position).ToArray();
+        _session = writerSession?.ReaderSession;
+        Support.GuardNodes($"R5 DCS {Dictionary} {Payload}", _data, _setup.Dictionary, _session);
         var serializer = new DataContractSerializer(_setup.Payload.GetType());
         string Graph(object o)
         {
@@ -131,7 +159,7 @@ public class R5_DataContractBody
 
     private XmlDictionaryReader Reset(XmlDictionaryReader r)
     {
-        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, null, null);
+        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, _session, null);
         return r;
     }
 

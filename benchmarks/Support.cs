@@ -16,7 +16,7 @@ internal static class Support
     }
 
     /// <summary>Throws unless the drop-in reader sees the in-box reader's node stream.</summary>
-    public static void GuardNodes(string scenario, byte[] data, IXmlDictionary? dictionary = null)
+    public static void GuardNodes(string scenario, byte[] data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null)
     {
         static List<string> Nodes(XmlDictionaryReader r)
         {
@@ -28,30 +28,30 @@ internal static class Support
             }
             return nodes;
         }
-        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max);
-        using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
+        using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(data, 0, data.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
         if (!Nodes(inBox).SequenceEqual(Nodes(ours))) throw new InvalidOperationException($"{scenario}: node streams differ");
         Console.WriteLine($"// {scenario}: {data.Length} bytes, node streams identical");
     }
 
-    public static byte[] WriteInBox(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null)
+    public static byte[] WriteInBox(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, null, false)) write(w);
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, session, false)) write(w);
         return stream.ToArray();
     }
 
-    public static byte[] WriteAdapter(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null)
+    public static byte[] WriteAdapter(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         var stream = new MemoryStream();
-        using (XmlDictionaryWriter w = BinaryXmlDictionaryWriter.Create(stream, dictionary, null, false)) write(w);
+        using (XmlDictionaryWriter w = BinaryXmlDictionaryWriter.Create(stream, dictionary, session, false)) write(w);
         return stream.ToArray();
     }
 
-    public static byte[] WriteNative(Action<BinaryXmlWriter> write, IXmlDictionary? dictionary = null)
+    public static byte[] WriteNative(Action<BinaryXmlWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         var buffer = new ArrayBufferWriter<byte>();
-        using (var w = new BinaryXmlWriter(buffer, dictionary)) write(w);
+        using (var w = new BinaryXmlWriter(buffer, dictionary, session)) write(w);
         return buffer.WrittenSpan.ToArray();
     }
 
@@ -67,33 +67,36 @@ public abstract class WriterScenario
     private protected XmlDictionaryWriter AdapterWriter = null!;
     private protected BinaryXmlWriter NativeWriter = null!;
     private protected IXmlDictionary? Dictionary;
+    private protected XmlBinaryWriterSession? Session;
 
-    private protected void CreateWriters(IXmlDictionary? dictionary = null)
+    /// <summary>The three writers, on the scenario's dictionary and session (a session kept from message to message, as on net.tcp).</summary>
+    private protected void CreateWriters(IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         Dictionary = dictionary;
-        InBoxWriter = XmlDictionaryWriter.CreateBinaryWriter(Stream, dictionary, null, false);
-        AdapterWriter = BinaryXmlDictionaryWriter.Create(Stream, dictionary, null, false);
-        NativeWriter = new BinaryXmlWriter(Buffer, dictionary);
+        Session = session;
+        InBoxWriter = XmlDictionaryWriter.CreateBinaryWriter(Stream, dictionary, session, false);
+        AdapterWriter = BinaryXmlDictionaryWriter.Create(Stream, dictionary, session, false);
+        NativeWriter = new BinaryXmlWriter(Buffer, dictionary, session);
     }
 
     private protected XmlDictionaryWriter ResetInBox()
     {
         Stream.Position = 0;
-        ((IXmlBinaryWriterInitializer)InBoxWriter).SetOutput(Stream, Dictionary, null, false);
+        ((IXmlBinaryWriterInitializer)InBoxWriter).SetOutput(Stream, Dictionary, Session, false);
         return InBoxWriter;
     }
 
     private protected XmlDictionaryWriter ResetAdapter()
     {
         Stream.Position = 0;
-        ((IXmlBinaryWriterInitializer)AdapterWriter).SetOutput(Stream, Dictionary, null, false);
+        ((IXmlBinaryWriterInitializer)AdapterWriter).SetOutput(Stream, Dictionary, Session, false);
         return AdapterWriter;
     }
 
     private protected BinaryXmlWriter ResetNative()
     {
         Buffer.ResetWrittenCount();
-        NativeWriter.Reset(Buffer, Dictionary);
+        NativeWriter.Reset(Buffer, Dictionary, Session);
         return NativeWriter;
     }
 }

@@ -100,19 +100,25 @@ public class W2_Strings : WriterScenario
     public int Limit() => Encoding.UTF8.GetBytes(_value, _limit);
 }
 
-/// <summary>W3: 1,000 start/end element pairs with inline names, static dictionary names, or session names.</summary>
+/// <summary>
+/// W3: 1,000 start/end element pairs with inline names, static dictionary names, or session names (the strings of a
+/// DataContractSerializer-style <see cref="XmlDictionary"/> given to a writer with no static dictionary and an
+/// <see cref="XmlBinaryWriterSession"/>): "session" keeps the session from message to message (each name found in
+/// it), "session-new" resets it before every message (each name's first use adds it).
+/// </summary>
 [MemoryDiagnoser]
 public class W3_Names : WriterScenario
 {
     private const int Count = 1000;
 
-    [Params("inline", "dictionary")]
+    [Params("inline", "dictionary", "session", "session-new")]
     public string Names { get; set; } = "inline";
 
     private readonly XmlDictionary _dictionary = new();
     private XmlDictionaryString[] _names = [];
     private string[] _strings = [];
     private XmlDictionaryString _ns = null!;
+    private bool _newSession;
 
     [GlobalSetup]
     public void Setup()
@@ -120,8 +126,21 @@ public class W3_Names : WriterScenario
         _strings = Enumerable.Range(0, 16).Select(i => "ElementName" + i).ToArray();
         _names = _strings.Select(_dictionary.Add).ToArray();
         _ns = _dictionary.Add("http://tempuri.org/");
-        CreateWriters(_dictionary);
-        Support.GuardBytes($"W3 {Names}", Support.WriteInBox(Write, _dictionary), Support.WriteAdapter(Write, _dictionary), Support.WriteNative(Write, _dictionary));
+        bool session = Names.StartsWith("session", StringComparison.Ordinal);
+        _newSession = Names == "session-new";
+        IXmlDictionary? dictionary = session ? null : _dictionary;
+        CreateWriters(dictionary, session ? new XmlBinaryWriterSession() : null);
+        // With a session, the bytes compared are the second message's: names found in the session, or added again
+        // after a reset.
+        byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write)
+        {
+            XmlBinaryWriterSession? s = session ? new XmlBinaryWriterSession() : null;
+            write(s);
+            if (_newSession) s!.Reset();
+            return write(s);
+        }
+        Support.GuardBytes($"W3 {Names}", Second(s => Support.WriteInBox(Write, dictionary, s)), Second(s => Support.WriteAdapter(Write, dictionary, s)),
+            Second(s => Support.WriteNative(Write, dictionary, s)));
     }
 
     // The kind of name is chosen once per message, not per element (see W1).
@@ -141,14 +160,19 @@ public class W3_Names : WriterScenario
         w.WriteEndElement();
     }
 
+    private void NewSession()
+    {
+        if (_newSession) Session!.Reset();
+    }
+
     [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+    public void InBox() { NewSession(); XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
 
     [Benchmark(OperationsPerInvoke = Count)]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+    public void Adapter() { NewSession(); XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
 
     [Benchmark(OperationsPerInvoke = Count)]
-    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+    public void Native() { NewSession(); BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
 }
 
 /// <summary>W4: WriteArray of each item type; Limit is a span copy of the same bytes.</summary>
@@ -188,19 +212,32 @@ public class W4_Arrays : WriterScenario
     public void Limit() => _items.ValueBytes.CopyTo(_limit);
 }
 
-/// <summary>W6 (ii): the writer calls of a SOAP 1.2 + WS-Addressing request with a DataContract-shaped body, replayed.</summary>
+/// <summary>
+/// W6 (ii): the writer calls of a SOAP 1.2 + WS-Addressing request with a DataContract-shaped body, replayed: no
+/// dictionary, the MC-NBFS static dictionary, or MC-NBFS and a session kept from message to message (net.tcp; the
+/// body's names, DataContractSerializer's dictionary strings, are found in the session).
+/// </summary>
 [MemoryDiagnoser]
 public class W6_SoapMessage : WriterScenario
 {
-    [Params("none", "nbfs")]
+    [Params("none", "nbfs", "session")]
     public string Names { get; set; } = "nbfs";
 
     [GlobalSetup]
     public void Setup()
     {
-        IXmlDictionary? d = Names == "nbfs" ? NbfsDictionary.Instance : null;
-        CreateWriters(d);
-        Support.GuardBytes($"W6 {Names}", Support.WriteInBox(Soap.Write, d), Support.WriteAdapter(Soap.Write, d), Support.WriteNative(Soap.Write, d));
+        IXmlDictionary? d = Names == "none" ? null : NbfsDictionary.Instance;
+        bool session = Names == "session";
+        CreateWriters(d, session ? new XmlBinaryWriterSession() : null);
+        // With a session, the bytes compared are the second message's (the body's names found in the session).
+        byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write)
+        {
+            XmlBinaryWriterSession? s = session ? new XmlBinaryWriterSession() : null;
+            write(s);
+            return write(s);
+        }
+        Support.GuardBytes($"W6 {Names}", Second(s => Support.WriteInBox(Soap.Write, d, s)), Second(s => Support.WriteAdapter(Soap.Write, d, s)),
+            Second(s => Support.WriteNative(Soap.Write, d, s)));
     }
 
     [Benchmark(Baseline = true)]
@@ -261,6 +298,12 @@ internal static class Soap
         To = Support.N("To"), MustUnderstand = Support.N("mustUnderstand"), Anonymous = Support.N("http://www.w3.org/2005/08/addressing/anonymous");
     private static readonly UniqueId s_id = new(Guid.Parse("5f0e2b7c-1a2b-4c3d-9e8f-706152433401"));
     private const string Dc = "http://schemas.datacontract.org/2004/07/Shop";
+    // The body's names as DataContractSerializer gives them to the writer: strings of its own XmlDictionary (inline
+    // without a session, whatever the static dictionary; session strings on net.tcp).
+    private static readonly XmlDictionary s_body = new();
+    private static readonly XmlDictionaryString GetOrdersResponse = s_body.Add("GetOrdersResponse"), GetOrdersResult = s_body.Add("GetOrdersResult"),
+        Tempuri = s_body.Add("http://tempuri.org/"), DcNs = s_body.Add(Dc), Order = s_body.Add("Order"), Customer = s_body.Add("Customer"),
+        Id = s_body.Add("Id"), Placed = s_body.Add("Placed"), Total = s_body.Add("Total");
     private static readonly string[] s_customers = Enumerable.Range(0, 4).Select(i => "Customer name " + i).ToArray();
 
     public static void Write(XmlDictionaryWriter w)
@@ -292,16 +335,16 @@ internal static class Soap
 
     private static void WriteOrders(XmlDictionaryWriter w)
     {
-        w.WriteStartElement("GetOrdersResponse", "http://tempuri.org/");
-        w.WriteStartElement("GetOrdersResult", "http://tempuri.org/");
-        w.WriteXmlnsAttribute("b", Dc);
+        w.WriteStartElement(GetOrdersResponse, Tempuri);
+        w.WriteStartElement(GetOrdersResult, Tempuri);
+        w.WriteXmlnsAttribute("b", DcNs);
         for (int i = 0; i < 20; i++)
         {
-            w.WriteStartElement("b", "Order", Dc);
-            w.WriteStartElement("b", "Customer", Dc); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
-            w.WriteStartElement("b", "Id", Dc); w.WriteValue(1000 + i); w.WriteEndElement();
-            w.WriteStartElement("b", "Placed", Dc); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
-            w.WriteStartElement("b", "Total", Dc); w.WriteValue(19.95m * i); w.WriteEndElement();
+            w.WriteStartElement("b", Order, DcNs);
+            w.WriteStartElement("b", Customer, DcNs); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
+            w.WriteStartElement("b", Id, DcNs); w.WriteValue(1000 + i); w.WriteEndElement();
+            w.WriteStartElement("b", Placed, DcNs); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
+            w.WriteStartElement("b", Total, DcNs); w.WriteValue(19.95m * i); w.WriteEndElement();
             w.WriteEndElement();
         }
         w.WriteEndElement();
@@ -332,16 +375,16 @@ internal static class Soap
         w.WriteEndElement();
         w.WriteEndElement();
         w.WriteStartElement("s", Body, SoapNs);
-        w.WriteStartElement("GetOrdersResponse", "http://tempuri.org/");
-        w.WriteStartElement("GetOrdersResult", "http://tempuri.org/");
-        w.WriteXmlnsAttribute("b", Dc);
+        w.WriteStartElement(GetOrdersResponse, Tempuri);
+        w.WriteStartElement(GetOrdersResult, Tempuri);
+        w.WriteXmlnsAttribute("b", DcNs);
         for (int i = 0; i < 20; i++)
         {
-            w.WriteStartElement("b", "Order", Dc);
-            w.WriteStartElement("b", "Customer", Dc); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
-            w.WriteStartElement("b", "Id", Dc); w.WriteValue(1000 + i); w.WriteEndElement();
-            w.WriteStartElement("b", "Placed", Dc); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
-            w.WriteStartElement("b", "Total", Dc); w.WriteValue(19.95m * i); w.WriteEndElement();
+            w.WriteStartElement("b", Order, DcNs);
+            w.WriteStartElement("b", Customer, DcNs); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
+            w.WriteStartElement("b", Id, DcNs); w.WriteValue(1000 + i); w.WriteEndElement();
+            w.WriteStartElement("b", Placed, DcNs); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
+            w.WriteStartElement("b", Total, DcNs); w.WriteValue(19.95m * i); w.WriteEndElement();
             w.WriteEndElement();
         }
         w.WriteEndElement();
