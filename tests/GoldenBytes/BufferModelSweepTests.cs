@@ -92,6 +92,12 @@ public sealed class BufferModelSweepTests
         {
             byte[] bytes = Enumerable.Range(0, size).Select(i => (byte)(i * 7)).ToArray();
             double[] doubles = Enumerable.Range(0, size / 8 + 1).Select(i => i * 0.5).ToArray();
+            // DateTime and TimeSpan items, which .NET writes one by one, go to the stream as one block too (DateTimes
+            // without a local one; with one, converted in the writer's buffer).
+            DateTime[] dates = doubles.Select((_, i) => new DateTime(2026, 1, 1, 0, 0, 0, i % 2 == 0 ? DateTimeKind.Utc : DateTimeKind.Unspecified).AddMinutes(i)).ToArray();
+            DateTime[] withLocal = [.. dates];
+            withLocal[withLocal.Length / 2] = new DateTime(2026, 5, 6, 7, 8, 9, DateTimeKind.Local);
+            TimeSpan[] spans = doubles.Select((_, i) => TimeSpan.FromSeconds(i)).ToArray();
             foreach (int pad in new[] { 0, 100, 505 })
             {
                 foreach (bool flush in new[] { false, true })
@@ -110,6 +116,13 @@ public sealed class BufferModelSweepTests
                         w.WriteString("after");
                         w.WriteEndElement();
                         w.WriteArray(null, "d", null, doubles, 0, doubles.Length);
+                        w.WriteElementString("t", "before");
+                        w.WriteArray(null, "e", null, dates, 0, dates.Length);
+                        w.WriteArray(null, "f", null, withLocal, 0, withLocal.Length);
+                        w.WriteStartElement("u");
+                        w.WriteString("text");
+                        w.WriteArray(null, "g", null, spans, 0, spans.Length);
+                        w.WriteEndElement();
                         w.WriteEndElement();
                     });
                 }

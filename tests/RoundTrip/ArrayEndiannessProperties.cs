@@ -60,4 +60,116 @@ public sealed class ArrayEndiannessProperties
             if (values is not DateTime[]) Assert.Equal(WriterScript.FormatArg(values), WriterScript.FormatArg(a));
         }), 1000);
     }
+
+    /// <summary>The bytes of an Array record of <paramref name="values"/> inside a root element, and where its items start.</summary>
+    private static byte[] ArrayDocument(Array values, out int itemsStart)
+    {
+        byte[] bytes = Write(values, elementwise: false);
+        var r = new BinaryXmlReader(bytes);
+        while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
+        itemsStart = r.TokenStartIndex;
+        r.Dispose();
+        return bytes;
+    }
+
+    /// <summary>
+    /// DateTime items as .NET's reader gives them (<see cref="DateTime.FromBinary"/> of each), whatever the path: the
+    /// block path copies the items that need no conversion, 4 at a time and then one by one, and converts the rest
+    /// (local ones) or fails on an invalid one. Items are compared bit for bit (a DateTime's equality ignores its kind):
+    /// a local item kept as stored would differ even where the local zone is UTC, as its "ambiguous" flag is dropped.
+    /// </summary>
+    [Theory]
+    [InlineData(false, "-", -1)]
+    [InlineData(false, "invalid 1", 1)]
+    [InlineData(false, "invalid 9", 9)]
+    [InlineData(false, "local 2, invalid 9", 9)]
+    [InlineData(false, "local 2, local 9", -1)]
+    [InlineData(false, "unspecified 5, local 10", -1)]
+    [InlineData(true, "local 2, invalid 9", 9)]
+    [InlineData(true, "local 2, local 9", -1)]
+    public void DateTime_items_read_as_FromBinary_gives_them_and_an_invalid_one_fails_at_its_offset(bool elementwise, string layout, int failsAt)
+    {
+        DateTime[] values = Enumerable.Range(0, 11).Select(i => new DateTime(2026, 1, 2, 3, 4, 5, DateTimeKind.Utc).AddHours(i * 7)).ToArray();
+        byte[] bytes = ArrayDocument(values, out int start);
+        Span<long> items = System.Runtime.InteropServices.MemoryMarshal.Cast<byte, long>(bytes.AsSpan(start, 8 * values.Length));
+        foreach (string change in layout.Split(", "))
+        {
+            if (change == "-") continue;
+            int i = int.Parse(change.Split(' ')[1]);
+            items[i] = change.Split(' ')[0] switch
+            {
+                "invalid" => 0x7FFF_FFFF_FFFF_FFFF,                              // UTC with ticks past DateTime.MaxValue
+                "local" => unchecked((long)0xC000_0000_0000_0000) | (items[i] & 0x3FFF_FFFF_FFFF_FFFF), // local, "ambiguous DST"
+                _ => items[i] & 0x3FFF_FFFF_FFFF_FFFF,                           // unspecified
+            };
+        }
+        long[] expected = items.ToArray().Select((d, i) => failsAt >= 0 && i >= failsAt ? 0 : BitsOf(DateTime.FromBinary(d))).ToArray();
+        DateTime sentinel = new(1999, 9, 9, 9, 9, 9, DateTimeKind.Utc);
+        var read = new DateTime[values.Length];
+        Array.Fill(read, sentinel);
+        var r = new BinaryXmlReader(bytes) { ForceElementwiseArrays = elementwise };
+        BinaryXmlException? e = null;
+        try
+        {
+            while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
+            r.CopyArray(read);
+        }
+        catch (BinaryXmlException x)
+        {
+            e = x;
+        }
+        finally
+        {
+            r.Dispose();
+        }
+        if (failsAt < 0)
+        {
+            Assert.Null(e);
+        }
+        else
+        {
+            Assert.NotNull(e);
+            Assert.Equal(start + 8 * failsAt, e.Offset);
+            Assert.Contains($"Array item {failsAt} ", e.Message);
+        }
+        for (int i = 0; i < read.Length; i++)
+        {
+            Assert.Equal(failsAt >= 0 && i >= failsAt ? BitsOf(sentinel) : expected[i], BitsOf(read[i]));
+        }
+
+        static long BitsOf(DateTime d) => System.Runtime.CompilerServices.Unsafe.As<DateTime, long>(ref d);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void An_invalid_decimal_item_fails_at_its_offset_after_the_items_before_it_on_both_paths(bool elementwise)
+    {
+        decimal[] values = [1.5m, -0.25m, 79228162514264337593543950335m, 3m];
+        foreach ((int flags, string what) in new[] { (29 << 16, "scale 29"), (1, "a low flag bit"), (0x0100_0000, "a bit above the scale") })
+        {
+            byte[] bytes = ArrayDocument(values, out int start);
+            System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(start + 32), flags);
+            var read = new decimal[4];
+            Array.Fill(read, 7m);
+            var r = new BinaryXmlReader(bytes) { ForceElementwiseArrays = elementwise };
+            BinaryXmlException? e = null;
+            try
+            {
+                while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
+                r.CopyArray(read);
+            }
+            catch (BinaryXmlException x)
+            {
+                e = x;
+            }
+            finally
+            {
+                r.Dispose();
+            }
+            Assert.True(e is not null && start + 32 == e.Offset, what);
+            Assert.Equal([values[0], values[1], 7m, 7m], read);
+            Assert.Equal(decimal.GetBits(values[1]), decimal.GetBits(read[1]));
+        }
+    }
 }

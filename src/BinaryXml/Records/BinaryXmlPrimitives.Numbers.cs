@@ -115,11 +115,28 @@ public static partial class BinaryXmlPrimitives
         value = 0;
         if (source.Length < 16) return false;
         int flags = BinaryPrimitives.ReadInt32LittleEndian(source);
-        if ((flags & 0x7F00FFFF) != 0 || ((flags >> 16) & 0xFF) > 28) return false;
+        if (!IsValidDecimalFlags(flags)) return false;
         int hi = BinaryPrimitives.ReadInt32LittleEndian(source[4..]);
         int lo = BinaryPrimitives.ReadInt32LittleEndian(source[8..]);
         int mid = BinaryPrimitives.ReadInt32LittleEndian(source[12..]);
         value = new decimal(lo, mid, hi, flags < 0, (byte)((flags >> 16) & 0xFF));
         return true;
+    }
+
+    /// <summary>Whether a DecimalText payload's flags are a decimal's: the sign bit, a scale of 0 to 28, nothing else.</summary>
+    private static bool IsValidDecimalFlags(int flags) => (flags & 0x7F00FFFF) == 0 && ((flags >> 16) & 0xFF) <= 28;
+
+    /// <summary>
+    /// How many DecimalText payloads of an Array record's <paramref name="items"/>, from the first, have valid flags. On
+    /// a little-endian host such an item (flags, hi, lo, mid) is its value as a decimal holds it in memory.
+    /// </summary>
+    internal static int CountValidDecimals(ReadOnlySpan<byte> items)
+    {
+        int count = items.Length / 16;
+        for (int i = 0; i < count; i++)
+        {
+            if (!IsValidDecimalFlags(BinaryPrimitives.ReadInt32LittleEndian(items[(16 * i)..]))) return i;
+        }
+        return count;
     }
 }

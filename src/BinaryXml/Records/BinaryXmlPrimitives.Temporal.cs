@@ -1,10 +1,14 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 
 namespace BinaryXml;
 
 public static partial class BinaryXmlPrimitives
 {
     private const long TicksMask = 0x3FFFFFFFFFFFFFFF;
+    private const long MaxTicks = 3155378975999999999; // DateTime.MaxValue.Ticks
 
     /// <summary>
     /// Writes a DateTimeText payload: <see cref="DateTime.ToBinary"/> as 8 little-endian bytes (MC-NBFX 2.2.3.12).
@@ -29,7 +33,7 @@ public static partial class BinaryXmlPrimitives
         if (data >= 0)
         {
             // Kind 0 (unspecified) or 1 (UTC).
-            if (ticks > DateTime.MaxValue.Ticks) return false;
+            if (ticks > MaxTicks) return false;
             value = new DateTime(ticks, (data & ~TicksMask) == 0 ? DateTimeKind.Unspecified : DateTimeKind.Utc);
             return true;
         }
@@ -42,6 +46,54 @@ public static partial class BinaryXmlPrimitives
         {
             return false;
         }
+    }
+
+    /// <summary>
+    /// Whether any of an Array record's DateTimes is local. On a little-endian host, a DateTime that is not (kind 0 or 1)
+    /// holds its <see cref="DateTime.ToBinary"/> value in memory, 8 bytes an item, so that such items are written as
+    /// one block; a local one (the sign bit set) is converted by <see cref="DateTime.ToBinary"/>.
+    /// </summary>
+    internal static bool HasLocalDateTime(ReadOnlySpan<DateTime> values)
+        => MemoryMarshal.Cast<DateTime, long>(values).IndexOfAnyInRange(long.MinValue, -1) >= 0;
+
+    /// <summary>See <see cref="HasLocalDateTime"/>: the items copied as a block, the local ones written again.</summary>
+    internal static void WriteDateTimes(Span<byte> destination, ReadOnlySpan<DateTime> values)
+    {
+        Debug.Assert(BitConverter.IsLittleEndian);
+        ReadOnlySpan<long> data = MemoryMarshal.Cast<DateTime, long>(values);
+        MemoryMarshal.AsBytes(data).CopyTo(destination);
+        for (int i = data.IndexOfAnyInRange(long.MinValue, -1); i >= 0; )
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(destination[(8 * i)..], values[i].ToBinary());
+            int next = data[(i + 1)..].IndexOfAnyInRange(long.MinValue, -1);
+            i = next < 0 ? -1 : i + 1 + next;
+        }
+    }
+
+    /// <summary>
+    /// How many DateTimeText payloads of an Array record's <paramref name="items"/>, from the first, a little-endian host
+    /// takes as they are: those <see cref="TryReadDateTime"/> reads without conversion (not local, the sign bit clear,
+    /// and within the DateTime range), whose value is their bytes as a DateTime holds them in memory.
+    /// </summary>
+    internal static int CountPlainDateTimes(ReadOnlySpan<byte> items)
+    {
+        Debug.Assert(BitConverter.IsLittleEndian);
+        ReadOnlySpan<long> data = MemoryMarshal.Cast<byte, long>(items);
+        int i = 0;
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256<long> mask = Vector256.Create(TicksMask), max = Vector256.Create(MaxTicks);
+            for (; i <= data.Length - Vector256<long>.Count; i += Vector256<long>.Count)
+            {
+                Vector256<long> v = Vector256.Create(data.Slice(i, Vector256<long>.Count));
+                if ((Vector256.LessThan(v, Vector256<long>.Zero) | Vector256.GreaterThan(v & mask, max)) != Vector256<long>.Zero) break;
+            }
+        }
+        for (; i < data.Length; i++)
+        {
+            if (data[i] < 0 || (data[i] & TicksMask) > MaxTicks) return i;
+        }
+        return i;
     }
 
     /// <summary>Writes a TimeSpanText payload: the ticks as 8 little-endian bytes (MC-NBFX 2.2.3.24).</summary>

@@ -67,14 +67,24 @@ public sealed partial class BinaryXmlWriter
         for (int i = 0; i < values.Length; i++) BinaryXmlPrimitives.WriteDecimal(span[(16 * i)..], values[i]);
     }
 
-    /// <summary>Writes an Array record of DateTimes (<see cref="DateTime.ToBinary"/> per item, on every host).</summary>
+    /// <summary>
+    /// Writes an Array record of DateTimes (<see cref="DateTime.ToBinary"/> of each item: on a little-endian host, a
+    /// block copy with local items converted).
+    /// </summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<DateTime> values)
     {
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.DateTimeTextWithEndElement)) return;
         // .NET writes DateTime items one by one, each reserving 8 bytes.
         _model.WriteItems(values.Length, 8);
+        // Items that are not local are their ToBinary value in memory: without a local one, the items are the bytes.
+        if (UseBlockCopy && !BinaryXmlPrimitives.HasLocalDateTime(values))
+        {
+            WriteModelledBytes(MemoryMarshal.AsBytes(values));
+            return;
+        }
         Span<byte> span = GetSpan(values.Length * 8);
-        for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
+        if (UseBlockCopy) BinaryXmlPrimitives.WriteDateTimes(span, values);
+        else for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
         _pending += values.Length * 8;
     }
 
@@ -84,9 +94,13 @@ public sealed partial class BinaryXmlWriter
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.TimeSpanTextWithEndElement)) return;
         // .NET writes TimeSpan items one by one, each reserving 8 bytes.
         _model.WriteItems(values.Length, 8);
+        if (UseBlockCopy)
+        {
+            WriteModelledBytes(MemoryMarshal.AsBytes(values));
+            return;
+        }
         Span<byte> span = GetSpan(values.Length * 8);
-        if (UseBlockCopy) MemoryMarshal.AsBytes(values).CopyTo(span);
-        else for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].Ticks);
+        for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].Ticks);
         _pending += values.Length * 8;
     }
 

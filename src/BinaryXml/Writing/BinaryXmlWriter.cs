@@ -441,6 +441,14 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void WriteBlock(ReadOnlySpan<byte> bytes)
     {
         _model.WriteBlock(bytes.Length);
+        WriteModelledBytes(bytes);
+    }
+
+    /// <summary>
+    /// Writes bytes the model of .NET's buffer has already counted (as one block, or as items written one by one).
+    /// </summary>
+    private void WriteModelledBytes(ReadOnlySpan<byte> bytes)
+    {
         // Over a stream, a large block (array items, base64, long text) is written to it directly: copied once, not
         // twice. Not while the text record before it may still take a folded end element (see Grow).
         if (_streamOutput is not null && bytes.Length >= StreamPassThroughSize
