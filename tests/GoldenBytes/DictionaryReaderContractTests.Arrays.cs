@@ -43,4 +43,34 @@ public sealed partial class DictionaryReaderContractTests
         string expected = AlikeInBox(Run);
         Assert.Contains("Int16: Element r False  False 0 String; Element a True Int16 True 2 String; Text  False  False 0 Int32;", expected);
     }
+
+    [Fact]
+    public void Decimal_items_with_invalid_flags_are_refused_where_in_box_copies_them()
+    {
+        // Pinned difference: .NET's reader copies an Array record's decimals as they are, so that an item whose flags
+        // are no decimal's (here scale 29) becomes a decimal no operation handles; ours fails on it, at its offset, as
+        // it fails on a single DecimalText with such flags. The items before it are read.
+        byte[] data = RootAround(w => w.WriteArray(null, "a", null, [1.5m, 2.5m, 3m], 0, 3));
+        var native = new BinaryXmlReader(data);
+        while (native.Read() && native.TokenType != BinaryXmlTokenType.ArrayData) { }
+        int second = native.TokenStartIndex + 16;
+        native.Dispose();
+        data.AsSpan(second, 4).Fill(0);
+        data[second + 2] = 29;
+        var inBox = new decimal[3];
+        using (XmlDictionaryReader r = Create("in-box", data))
+        {
+            r.ReadStartElement("r");
+            Assert.Equal(3, r.ReadArray("a", "", inBox, 0, 3));
+        }
+        Assert.Equal(29 << 16, decimal.GetBits(inBox[1])[3]);
+        var ours = new decimal[3];
+        using (XmlDictionaryReader r = Create("ours", data))
+        {
+            r.ReadStartElement("r");
+            var e = Assert.Throws<BinaryXmlException>(() => r.ReadArray("a", "", ours, 0, 3));
+            Assert.Equal(second, e.Offset);
+        }
+        Assert.Equal([1.5m, 0m, 0m], ours);
+    }
 }

@@ -838,15 +838,14 @@ public ref partial struct BinaryXmlReader
         if (itemType is RecordType.DecimalTextWithEndElement or RecordType.DateTimeTextWithEndElement)
         {
             Span<byte> bytes = MemoryMarshal.AsBytes(destination);
-            // The items taken as they are (valid decimals; DateTimes neither local nor out of range) are copied as one
-            // block; from the first that is not, item by item, as on a big-endian host (which fails on an invalid one,
-            // the items before it read and those after it untouched).
+            // The items taken as they are (valid decimals; DateTimes neither local nor out of range) are checked as they
+            // are copied, a vector at a time; from the first that is not, item by item, as on a big-endian host (which
+            // fails on an invalid one, the items before it read and those after it untouched).
             int plain = 0;
             if (BitConverter.IsLittleEndian && !elementwise)
             {
                 ReadOnlySpan<byte> all = items[..(destination.Length * size)];
-                plain = itemType == RecordType.DecimalTextWithEndElement ? BinaryXmlPrimitives.CountValidDecimals(all) : BinaryXmlPrimitives.CountPlainDateTimes(all);
-                all[..(plain * size)].CopyTo(bytes);
+                plain = itemType == RecordType.DecimalTextWithEndElement ? BinaryXmlPrimitives.CopyValidDecimals(all, bytes) : BinaryXmlPrimitives.CopyPlainDateTimes(all, bytes);
             }
             for (int i = plain; i < destination.Length; i++)
             {

@@ -1,4 +1,7 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 
 namespace BinaryXml;
 
@@ -127,15 +130,36 @@ public static partial class BinaryXmlPrimitives
     private static bool IsValidDecimalFlags(int flags) => (flags & 0x7F00FFFF) == 0 && ((flags >> 16) & 0xFF) <= 28;
 
     /// <summary>
-    /// How many DecimalText payloads of an Array record's <paramref name="items"/>, from the first, have valid flags. On
-    /// a little-endian host such an item (flags, hi, lo, mid) is its value as a decimal holds it in memory.
+    /// Copies an Array record's DecimalText payloads (<paramref name="items"/>) to a decimal array's bytes
+    /// (<paramref name="destination"/>), from the first up to the first with invalid flags (the rule of
+    /// <see cref="TryReadDecimal"/>), checked as they are copied; returns how many were. On a little-endian host an item
+    /// with valid flags (flags, hi, lo, mid) is its value as a decimal holds it in memory.
     /// </summary>
-    internal static int CountValidDecimals(ReadOnlySpan<byte> items)
+    internal static int CopyValidDecimals(ReadOnlySpan<byte> items, Span<byte> destination)
     {
+        Debug.Assert(BitConverter.IsLittleEndian);
+        if (destination.Length < items.Length) throw new ArgumentException("The destination is shorter than the items.", nameof(destination));
         int count = items.Length / 16;
-        for (int i = 0; i < count; i++)
+        int i = 0;
+        if (Vector256.IsHardwareAccelerated)
+        {
+            // Two items a vector: the flags are the first of each item's four ints; the other lanes mask to zero.
+            Vector256<int> invalidBits = Vector256.Create(0x7F00FFFF, 0, 0, 0, 0x7F00FFFF, 0, 0, 0);
+            Vector256<int> scaleBits = Vector256.Create(0x00FF0000, 0, 0, 0, 0x00FF0000, 0, 0, 0);
+            Vector256<int> maxScale = Vector256.Create(28 << 16);
+            ref byte from = ref MemoryMarshal.GetReference(items);
+            ref byte to = ref MemoryMarshal.GetReference(destination);
+            for (; i <= count - 2; i += 2)
+            {
+                Vector256<int> v = Vector256.LoadUnsafe(ref from, (nuint)(16 * i)).AsInt32();
+                if (((v & invalidBits) | Vector256.GreaterThan(v & scaleBits, maxScale)) != Vector256<int>.Zero) break;
+                v.AsByte().StoreUnsafe(ref to, (nuint)(16 * i));
+            }
+        }
+        for (; i < count; i++)
         {
             if (!IsValidDecimalFlags(BinaryPrimitives.ReadInt32LittleEndian(items[(16 * i)..]))) return i;
+            items.Slice(16 * i, 16).CopyTo(destination[(16 * i)..]);
         }
         return count;
     }

@@ -71,29 +71,36 @@ public static partial class BinaryXmlPrimitives
     }
 
     /// <summary>
-    /// How many DateTimeText payloads of an Array record's <paramref name="items"/>, from the first, a little-endian host
-    /// takes as they are: those <see cref="TryReadDateTime"/> reads without conversion (not local, the sign bit clear,
-    /// and within the DateTime range), whose value is their bytes as a DateTime holds them in memory.
+    /// Copies an Array record's DateTimeText payloads (<paramref name="items"/>) to a DateTime array's bytes
+    /// (<paramref name="destination"/>), from the first up to the first <see cref="TryReadDateTime"/> would convert or
+    /// refuse (local, the sign bit set, or out of the DateTime range), checked as they are copied; returns how many were.
+    /// On a little-endian host the others are their value as a DateTime holds it in memory.
     /// </summary>
-    internal static int CountPlainDateTimes(ReadOnlySpan<byte> items)
+    internal static int CopyPlainDateTimes(ReadOnlySpan<byte> items, Span<byte> destination)
     {
         Debug.Assert(BitConverter.IsLittleEndian);
-        ReadOnlySpan<long> data = MemoryMarshal.Cast<byte, long>(items);
+        if (destination.Length < items.Length) throw new ArgumentException("The destination is shorter than the items.", nameof(destination));
+        int count = items.Length / 8;
         int i = 0;
         if (Vector256.IsHardwareAccelerated)
         {
             Vector256<long> mask = Vector256.Create(TicksMask), max = Vector256.Create(MaxTicks);
-            for (; i <= data.Length - Vector256<long>.Count; i += Vector256<long>.Count)
+            ref byte from = ref MemoryMarshal.GetReference(items);
+            ref byte to = ref MemoryMarshal.GetReference(destination);
+            for (; i <= count - Vector256<long>.Count; i += Vector256<long>.Count)
             {
-                Vector256<long> v = Vector256.Create(data.Slice(i, Vector256<long>.Count));
+                Vector256<long> v = Vector256.LoadUnsafe(ref from, (nuint)(8 * i)).AsInt64();
                 if ((Vector256.LessThan(v, Vector256<long>.Zero) | Vector256.GreaterThan(v & mask, max)) != Vector256<long>.Zero) break;
+                v.AsByte().StoreUnsafe(ref to, (nuint)(8 * i));
             }
         }
-        for (; i < data.Length; i++)
+        for (; i < count; i++)
         {
-            if (data[i] < 0 || (data[i] & TicksMask) > MaxTicks) return i;
+            long data = BinaryPrimitives.ReadInt64LittleEndian(items[(8 * i)..]);
+            if (data < 0 || (data & TicksMask) > MaxTicks) return i;
+            BinaryPrimitives.WriteInt64LittleEndian(destination[(8 * i)..], data);
         }
-        return i;
+        return count;
     }
 
     /// <summary>Writes a TimeSpanText payload: the ticks as 8 little-endian bytes (MC-NBFX 2.2.3.24).</summary>
