@@ -61,6 +61,28 @@ public sealed class ArrayEndiannessProperties
         }), 1000);
     }
 
+    private delegate void ItemsCopy(ref BinaryXmlReader reader);
+
+    /// <summary>Moves a reader to the document's array items and copies them with <paramref name="copy"/>: how that failed, or null.</summary>
+    private static BinaryXmlException? CopyItems(byte[] bytes, bool elementwise, ItemsCopy copy)
+    {
+        var r = new BinaryXmlReader(bytes) { ForceElementwiseArrays = elementwise };
+        try
+        {
+            while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
+            copy(ref r);
+            return null;
+        }
+        catch (BinaryXmlException e)
+        {
+            return e;
+        }
+        finally
+        {
+            r.Dispose();
+        }
+    }
+
     /// <summary>The bytes of an Array record of <paramref name="values"/> inside a root element, and where its items start.</summary>
     private static byte[] ArrayDocument(Array values, out int itemsStart)
     {
@@ -107,21 +129,7 @@ public sealed class ArrayEndiannessProperties
         DateTime sentinel = new(1999, 9, 9, 9, 9, 9, DateTimeKind.Utc);
         var read = new DateTime[values.Length];
         Array.Fill(read, sentinel);
-        var r = new BinaryXmlReader(bytes) { ForceElementwiseArrays = elementwise };
-        BinaryXmlException? e = null;
-        try
-        {
-            while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
-            r.CopyArray(read);
-        }
-        catch (BinaryXmlException x)
-        {
-            e = x;
-        }
-        finally
-        {
-            r.Dispose();
-        }
+        BinaryXmlException? e = CopyItems(bytes, elementwise, (ref BinaryXmlReader r) => r.CopyArray(read));
         if (failsAt < 0)
         {
             Assert.Null(e);
@@ -160,21 +168,7 @@ public sealed class ArrayEndiannessProperties
             System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(start + 16 * invalid), flags);
             var read = new decimal[values.Length];
             Array.Fill(read, 7m);
-            var r = new BinaryXmlReader(bytes) { ForceElementwiseArrays = elementwise };
-            BinaryXmlException? e = null;
-            try
-            {
-                while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
-                r.CopyArray(read);
-            }
-            catch (BinaryXmlException x)
-            {
-                e = x;
-            }
-            finally
-            {
-                r.Dispose();
-            }
+            BinaryXmlException? e = CopyItems(bytes, elementwise, (ref BinaryXmlReader r) => r.CopyArray(read));
             Assert.True(e is not null && start + 16 * invalid == e.Offset, what);
             for (int i = 0; i < values.Length; i++)
             {
