@@ -106,4 +106,86 @@ public sealed partial class DictionaryReaderContractTests
         Assert.Contains("Element local: - [] -", expected);
         Assert.Contains("EndElement local: [local] [urn:q] -", expected);
     }
+
+    [Fact]
+    public void A_reused_reader_reads_each_document_with_the_session_strings_it_holds_then_as_in_box()
+    {
+        // A session's names are looked up as they are read (an array index) and their atoms kept by the string the
+        // session gives. Between documents the session is cleared and refilled with other strings under the same ids,
+        // and with the same strings as new objects: a reused reader reads each document with what the session holds
+        // then, as .NET's reader does, and finds the same atoms for equal strings.
+        var names = new XmlDictionary();
+        XmlDictionaryString[] elements = [.. Enumerable.Range(0, 40).Select(i => names.Add("e" + i))];
+        XmlDictionaryString ns = names.Add("urn:s");
+        var writerSession = new RecordingWriterSession();
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, writerSession))
+        {
+            w.WriteStartElement(elements[0], ns);
+            for (int i = 0; i < 3; i++)
+                foreach (XmlDictionaryString e in elements) { w.WriteStartElement(e, ns); w.WriteEndElement(); }
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        string Read(string factory)
+        {
+            var session = new XmlBinaryReaderSession();
+            XmlDictionaryReader r = Create(factory, data, null, null, session);
+            var log = new List<string>();
+            foreach (string suffix in new[] { "", "", "-2", "-2", "" })
+            {
+                session.Clear();
+                foreach ((int key, string value) in writerSession.Keys) session.Add(key, value + suffix);
+                ((IXmlBinaryReaderInitializer)r).SetInput(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max, session, null);
+                var document = new List<string>();
+                while (r.Read()) document.Add($"{r.NodeType} {r.LocalName} {r.NamespaceURI}");
+                log.Add(string.Join(", ", document.Distinct()));
+            }
+            r.Dispose();
+            return string.Join(Environment.NewLine, log);
+        }
+        string expected = AlikeInBox(Read);
+        Assert.Contains("Element e39-2 urn:s-2", expected);
+    }
+
+    [Fact]
+    public void Dictionary_names_are_atoms_of_the_name_table_in_use_after_a_new_table_is_started()
+    {
+        // Atoms of static and session names are kept from document to document; when the table outgrows the quota and
+        // a new one is started, they must be the new table's atoms, not the old one's.
+        var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 99 + 40 };
+        var names = new XmlDictionary();
+        XmlDictionaryString fromStatic = names.Add("fromStatic"), fromSession = names.Add("fromSession");
+        var writerSession = new RecordingWriterSession();
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, names, writerSession))
+        {
+            w.WriteStartElement(fromStatic, XmlDictionaryString.Empty);
+            w.WriteStartElement(new XmlDictionary().Add("fromSession"), XmlDictionaryString.Empty);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        byte[] dictionaryNames = ms.ToArray();
+        var session = new XmlBinaryReaderSession();
+        foreach ((int key, string value) in writerSession.Keys) session.Add(key, value);
+        byte[] longName = Doc($"StartElement(null, \"{new string('n', 35)}\", null); EndElement()");
+        var reader = BinaryXmlDictionaryReader.Create(dictionaryNames, 0, dictionaryNames.Length, names, quotas, session);
+        void ReadAll(byte[] data)
+        {
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, names, quotas, session, null);
+            while (reader.Read())
+            {
+                if (reader.NodeType == XmlNodeType.Element) Assert.Same(reader.NameTable.Get(reader.LocalName), reader.LocalName);
+            }
+        }
+        ReadAll(dictionaryNames);
+        XmlNameTable first = reader.NameTable;
+        ReadAll(longName);
+        ReadAll(longName);
+        ReadAll(dictionaryNames);
+        Assert.NotSame(first, reader.NameTable);
+        Assert.Equal("fromStatic", reader.NameTable.Get("fromStatic"));
+        Assert.Equal("fromSession", reader.NameTable.Get("fromSession"));
+        reader.Dispose();
+    }
 }

@@ -1139,18 +1139,31 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>
     /// The atom of a dictionary name (and its string). Names of the static dictionary are kept by id: a document
     /// names the same few again and again, and the id finds the atom without resolving the string again (the native
-    /// reader resolved and checked it while parsing). Session ids are resolved each time: the caller may change the
-    /// session between reads.
+    /// reader resolved and checked it while parsing). Session names are looked up each time (the caller may change the
+    /// session between reads) and their atoms kept by the string the session gives: the lookup is an array index, the
+    /// atomization is not.
     /// </summary>
     private string AtomizeDictionaryName(ref BinaryXmlReader r, NameRef name, out XmlDictionaryString dictionary)
     {
         int id = name.Id;
-        if (_dictionaryAtoms is { } atoms && (id & 1) == 0)
+        if ((id & 1) == 0)
         {
-            ref DictionaryAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
-            if (slot.String is { } kept && kept.Key == id >> 1)
+            if (_dictionaryAtoms is { } atoms)
             {
-                dictionary = kept;
+                ref DictionaryAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
+                if (slot.String is { } kept && kept.Key == id >> 1)
+                {
+                    dictionary = kept;
+                    return slot.Atom!;
+                }
+            }
+        }
+        else if (_sessionAtoms is { } atoms && _state._state!._session!.TryLookup(id >> 1, out XmlDictionaryString? current))
+        {
+            ref SessionAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
+            if (ReferenceEquals(slot.String, current))
+            {
+                dictionary = current;
                 return slot.Atom!;
             }
         }
@@ -1163,9 +1176,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         BinaryXmlName resolved = r.GetName(name);
         dictionary = resolved.DictionaryString!;
         string atom = Atomize(resolved);
+        if ((id & 1) != 0)
+        {
+            _sessionAtoms ??= new SessionAtom[DictionaryAtoms];
+            _sessionAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new SessionAtom { String = dictionary, Atom = atom };
+        }
         // Kept by its key: a string the dictionary returns for this id with another key (a dictionary of its own
         // making may) is resolved each time.
-        if ((id & 1) == 0 && dictionary.Key == id >> 1)
+        else if (dictionary.Key == id >> 1)
         {
             _dictionaryAtoms ??= new DictionaryAtom[DictionaryAtoms];
             _dictionaryAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new DictionaryAtom { String = dictionary, Atom = atom };
@@ -1179,6 +1197,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>A static dictionary string (its key is the id's index) and its atom: valid for one dictionary and one name table.</summary>
     private struct DictionaryAtom
+    {
+        public XmlDictionaryString? String;
+        public string? Atom;
+    }
+
+    private SessionAtom[]? _sessionAtoms;           // allocated with the first session name
+
+    /// <summary>A session string (as the session gave it for an id) and its atom: valid for one name table.</summary>
+    private struct SessionAtom
     {
         public XmlDictionaryString? String;
         public string? Atom;
@@ -1371,6 +1398,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         Array.Clear(_recentDictionaryKeys);
         Array.Clear(_recentDictionaryNames);
         if (_dictionaryAtoms is not null) Array.Clear(_dictionaryAtoms);
+        if (_sessionAtoms is not null) Array.Clear(_sessionAtoms);
     }
 
     /// <summary>
