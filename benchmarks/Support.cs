@@ -34,6 +34,20 @@ internal static class Support
         Console.WriteLine($"// {scenario}: {data.Length} bytes, node streams identical");
     }
 
+    /// <summary>
+    /// The bytes a writer gives for a message, written by <paramref name="write"/> with its session: without one, the
+    /// first message; with one, the second (its strings found in the session, or added again after a
+    /// <paramref name="reset"/> between the two).
+    /// </summary>
+    public static byte[] SecondMessage(bool session, bool reset, Func<XmlBinaryWriterSession?, byte[]> write)
+    {
+        if (!session) return write(null);
+        var s = new XmlBinaryWriterSession();
+        write(s);
+        if (reset) s.Reset();
+        return write(s);
+    }
+
     public static byte[] WriteInBox(Action<XmlDictionaryWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         var stream = new MemoryStream();

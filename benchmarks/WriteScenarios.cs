@@ -132,13 +132,7 @@ public class W3_Names : WriterScenario
         CreateWriters(dictionary, session ? new XmlBinaryWriterSession() : null);
         // With a session, the bytes compared are the second message's: names found in the session, or added again
         // after a reset.
-        byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write)
-        {
-            XmlBinaryWriterSession? s = session ? new XmlBinaryWriterSession() : null;
-            write(s);
-            if (_newSession) s!.Reset();
-            return write(s);
-        }
+        byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write) => Support.SecondMessage(session, _newSession, write);
         Support.GuardBytes($"W3 {Names}", Second(s => Support.WriteInBox(Write, dictionary, s)), Second(s => Support.WriteAdapter(Write, dictionary, s)),
             Second(s => Support.WriteNative(Write, dictionary, s)));
     }
@@ -230,12 +224,7 @@ public class W6_SoapMessage : WriterScenario
         bool session = Names == "session";
         CreateWriters(d, session ? new XmlBinaryWriterSession() : null);
         // With a session, the bytes compared are the second message's (the body's names found in the session).
-        byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write)
-        {
-            XmlBinaryWriterSession? s = session ? new XmlBinaryWriterSession() : null;
-            write(s);
-            return write(s);
-        }
+        byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write) => Support.SecondMessage(session, reset: false, write);
         Support.GuardBytes($"W6 {Names}", Second(s => Support.WriteInBox(Soap.Write, d, s)), Second(s => Support.WriteAdapter(Soap.Write, d, s)),
             Second(s => Support.WriteNative(Soap.Write, d, s)));
     }

@@ -29,14 +29,14 @@ public static partial class BinaryXmlPrimitives
         value = default;
         if (source.Length < 8) return false;
         long data = BinaryPrimitives.ReadInt64LittleEndian(source);
-        long ticks = data & TicksMask;
-        if (data >= 0)
+        if (IsPlainDateTime(data))
         {
             // Kind 0 (unspecified) or 1 (UTC).
-            if (ticks > MaxTicks) return false;
-            value = new DateTime(ticks, (data & ~TicksMask) == 0 ? DateTimeKind.Unspecified : DateTimeKind.Utc);
+            value = new DateTime(data & TicksMask, (data & ~TicksMask) == 0 ? DateTimeKind.Unspecified : DateTimeKind.Utc);
             return true;
         }
+        // Not local (the sign bit clear): ticks outside the range.
+        if (data >= 0) return false;
         try
         {
             value = DateTime.FromBinary(data);
@@ -49,32 +49,39 @@ public static partial class BinaryXmlPrimitives
     }
 
     /// <summary>
-    /// Whether any of an Array record's DateTimes is local. On a little-endian host, a DateTime that is not (kind 0 or 1)
-    /// holds its <see cref="DateTime.ToBinary"/> value in memory, 8 bytes an item, so that such items are written as
-    /// one block; a local one (the sign bit set) is converted by <see cref="DateTime.ToBinary"/>.
+    /// Whether a DateTimeText payload is read without conversion: not local (kind 0 or 1, the sign bit clear) and within
+    /// the DateTime range. On a little-endian host such a value is the DateTime as it is held in memory.
     /// </summary>
-    internal static bool HasLocalDateTime(ReadOnlySpan<DateTime> values)
-        => MemoryMarshal.Cast<DateTime, long>(values).IndexOfAnyInRange(long.MinValue, -1) >= 0;
+    private static bool IsPlainDateTime(long data) => data >= 0 && (data & TicksMask) <= MaxTicks;
 
-    /// <summary>See <see cref="HasLocalDateTime"/>: the items copied as a block, the local ones written again.</summary>
-    internal static void WriteDateTimes(Span<byte> destination, ReadOnlySpan<DateTime> values)
+    /// <summary>
+    /// The index of the first local DateTime of an Array record's items, or -1. On a little-endian host, a DateTime that
+    /// is not local (kind 0 or 1) holds its <see cref="DateTime.ToBinary"/> value in memory, 8 bytes an item, so that
+    /// such items are written as one block; a local one (the sign bit set) is converted by <see cref="DateTime.ToBinary"/>.
+    /// </summary>
+    internal static int IndexOfLocalDateTime(ReadOnlySpan<DateTime> values)
+        => MemoryMarshal.Cast<DateTime, long>(values).IndexOfAnyInRange(long.MinValue, -1);
+
+    /// <summary>
+    /// See <see cref="IndexOfLocalDateTime"/>: the items copied as a block, the local ones, from
+    /// <paramref name="firstLocal"/> on, written again.
+    /// </summary>
+    internal static void WriteDateTimes(Span<byte> destination, ReadOnlySpan<DateTime> values, int firstLocal)
     {
         Debug.Assert(BitConverter.IsLittleEndian);
-        ReadOnlySpan<long> data = MemoryMarshal.Cast<DateTime, long>(values);
-        MemoryMarshal.AsBytes(data).CopyTo(destination);
-        for (int i = data.IndexOfAnyInRange(long.MinValue, -1); i >= 0; )
+        MemoryMarshal.AsBytes(values).CopyTo(destination);
+        for (int i = firstLocal; i >= 0; )
         {
             BinaryPrimitives.WriteInt64LittleEndian(destination[(8 * i)..], values[i].ToBinary());
-            int next = data[(i + 1)..].IndexOfAnyInRange(long.MinValue, -1);
+            int next = IndexOfLocalDateTime(values[(i + 1)..]);
             i = next < 0 ? -1 : i + 1 + next;
         }
     }
 
     /// <summary>
     /// Copies an Array record's DateTimeText payloads (<paramref name="items"/>) to a DateTime array's bytes
-    /// (<paramref name="destination"/>), from the first up to the first <see cref="TryReadDateTime"/> would convert or
-    /// refuse (local, the sign bit set, or out of the DateTime range), checked as they are copied; returns how many were.
-    /// On a little-endian host the others are their value as a DateTime holds it in memory.
+    /// (<paramref name="destination"/>), from the first up to the first that is not plain (<see cref="IsPlainDateTime"/>:
+    /// local, or out of the DateTime range), checked as they are copied; returns how many were.
     /// </summary>
     internal static int CopyPlainDateTimes(ReadOnlySpan<byte> items, Span<byte> destination)
     {
@@ -97,7 +104,7 @@ public static partial class BinaryXmlPrimitives
         for (; i < count; i++)
         {
             long data = BinaryPrimitives.ReadInt64LittleEndian(items[(8 * i)..]);
-            if (data < 0 || (data & TicksMask) > MaxTicks) return i;
+            if (!IsPlainDateTime(data)) return i;
             BinaryPrimitives.WriteInt64LittleEndian(destination[(8 * i)..], data);
         }
         return count;

@@ -77,13 +77,14 @@ public sealed partial class BinaryXmlWriter
         // .NET writes DateTime items one by one, each reserving 8 bytes.
         _model.WriteItems(values.Length, 8);
         // Items that are not local are their ToBinary value in memory: without a local one, the items are the bytes.
-        if (UseBlockCopy && !BinaryXmlPrimitives.HasLocalDateTime(values))
+        int firstLocal = UseBlockCopy ? BinaryXmlPrimitives.IndexOfLocalDateTime(values) : 0;
+        if (UseBlockCopy && firstLocal < 0)
         {
             WriteModelledBytes(MemoryMarshal.AsBytes(values));
             return;
         }
         Span<byte> span = GetSpan(values.Length * 8);
-        if (UseBlockCopy) BinaryXmlPrimitives.WriteDateTimes(span, values);
+        if (UseBlockCopy) BinaryXmlPrimitives.WriteDateTimes(span, values, firstLocal);
         else for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
         _pending += values.Length * 8;
     }

@@ -1160,7 +1160,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         else if (_sessionAtoms is { } atoms && _state._state!._session!.TryLookup(id >> 1, out XmlDictionaryString? current))
         {
-            ref SessionAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
+            ref DictionaryAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
             if (ReferenceEquals(slot.String, current))
             {
                 dictionary = current;
@@ -1178,8 +1178,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         string atom = Atomize(resolved);
         if ((id & 1) != 0)
         {
-            _sessionAtoms ??= new SessionAtom[DictionaryAtoms];
-            _sessionAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new SessionAtom { String = dictionary, Atom = atom };
+            _sessionAtoms ??= new DictionaryAtom[DictionaryAtoms];
+            _sessionAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new DictionaryAtom { String = dictionary, Atom = atom };
         }
         // Kept by its key: a string the dictionary returns for this id with another key (a dictionary of its own
         // making may) is resolved each time.
@@ -1195,21 +1195,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private DictionaryAtom[]? _dictionaryAtoms;     // allocated with the first static dictionary name
     private IXmlDictionary? _dictionaryAtomsOf;
 
-    /// <summary>A static dictionary string (its key is the id's index) and its atom: valid for one dictionary and one name table.</summary>
+    /// <summary>
+    /// A dictionary string and its atom, valid for one name table: in <see cref="_dictionaryAtoms"/> a static string (its
+    /// key is the id's index; valid for one dictionary), in <see cref="_sessionAtoms"/> a session string as the session
+    /// gave it for an id.
+    /// </summary>
     private struct DictionaryAtom
     {
         public XmlDictionaryString? String;
         public string? Atom;
     }
 
-    private SessionAtom[]? _sessionAtoms;           // allocated with the first session name
-
-    /// <summary>A session string (as the session gave it for an id) and its atom: valid for one name table.</summary>
-    private struct SessionAtom
-    {
-        public XmlDictionaryString? String;
-        public string? Atom;
-    }
+    private DictionaryAtom[]? _sessionAtoms;        // allocated with the first session name
 
     /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
     private string AtomizePrefix(ref BinaryXmlReader r) => AtomizePrefix(ref r, r.PrefixRef);
