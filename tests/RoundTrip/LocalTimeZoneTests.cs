@@ -97,7 +97,7 @@ public sealed class LocalTimeZoneTests
     [Fact]
     public void Local_DateTime_items_are_written_and_read_converted_as_in_box_in_a_zone_away_from_UTC() => InNewYork(() =>
     {
-        foreach ((int count, int[] local) in new (int, int[])[] { (3, [1]), (16, [0, 9, 15]), (40, [5, 6, 7]), (700, [350]), (700, [3, 699]), (9, []) })
+        foreach ((int count, int[] local) in new (int, int[])[] { (3, [1]), (16, [0, 9, 15]), (40, [5, 6, 7]), (700, [350]), (700, [3, 699]), (9, []), (13, [10]), (13, [12]), (2100, [2099]) })
         {
             DateTime[] items = Items(count, local);
             string what = $"{count} items, local at {string.Join(' ', local)}";

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 
@@ -63,13 +64,52 @@ public static partial class BinaryXmlPrimitives
         => MemoryMarshal.Cast<DateTime, long>(values).IndexOfAnyInRange(long.MinValue, -1);
 
     /// <summary>
-    /// See <see cref="IndexOfLocalDateTime"/>: the items copied as a block, the local ones, from
-    /// <paramref name="firstLocal"/> on, written again.
+    /// See <see cref="IndexOfLocalDateTime"/>: copies the items to <paramref name="destination"/> up to the first local
+    /// one, tested as they are copied (one pass over the items, where finding the first local item and then copying
+    /// takes two); returns how many were copied.
+    /// </summary>
+    internal static int CopyNonLocalDateTimes(ReadOnlySpan<DateTime> values, Span<byte> destination)
+    {
+        Debug.Assert(BitConverter.IsLittleEndian);
+        if (destination.Length < 8 * values.Length) throw new ArgumentException("The destination is shorter than the items.", nameof(destination));
+        ReadOnlySpan<long> items = MemoryMarshal.Cast<DateTime, long>(values);
+        ref long from = ref MemoryMarshal.GetReference(items);
+        ref long to = ref Unsafe.As<byte, long>(ref MemoryMarshal.GetReference(destination));
+        int i = 0;
+        if (Vector512.IsHardwareAccelerated)
+        {
+            for (; i <= items.Length - Vector512<long>.Count; i += Vector512<long>.Count)
+            {
+                Vector512<long> v = Vector512.LoadUnsafe(ref from, (nuint)i);
+                if (Vector512.LessThanAny(v, Vector512<long>.Zero)) break;
+                v.StoreUnsafe(ref to, (nuint)i);
+            }
+        }
+        if (Vector256.IsHardwareAccelerated)
+        {
+            for (; i <= items.Length - Vector256<long>.Count; i += Vector256<long>.Count)
+            {
+                Vector256<long> v = Vector256.LoadUnsafe(ref from, (nuint)i);
+                if (Vector256.LessThanAny(v, Vector256<long>.Zero)) break;
+                v.StoreUnsafe(ref to, (nuint)i);
+            }
+        }
+        for (; i < items.Length; i++)
+        {
+            if (items[i] < 0) return i;
+            Unsafe.Add(ref to, i) = items[i];
+        }
+        return items.Length;
+    }
+
+    /// <summary>
+    /// See <see cref="IndexOfLocalDateTime"/>: the items from <paramref name="firstLocal"/> on (those before it are in
+    /// <paramref name="destination"/> already) copied as a block, the local ones among them written again.
     /// </summary>
     internal static void WriteDateTimes(Span<byte> destination, ReadOnlySpan<DateTime> values, int firstLocal)
     {
         Debug.Assert(BitConverter.IsLittleEndian);
-        MemoryMarshal.AsBytes(values).CopyTo(destination);
+        MemoryMarshal.AsBytes(values[firstLocal..]).CopyTo(destination[(8 * firstLocal)..]);
         for (int i = firstLocal; i >= 0; )
         {
             BinaryPrimitives.WriteInt64LittleEndian(destination[(8 * i)..], values[i].ToBinary());

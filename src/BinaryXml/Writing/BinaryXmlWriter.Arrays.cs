@@ -76,17 +76,38 @@ public sealed partial class BinaryXmlWriter
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.DateTimeTextWithEndElement)) return;
         // .NET writes DateTime items one by one, each reserving 8 bytes.
         _model.WriteItems(values.Length, 8);
-        // Items that are not local are their ToBinary value in memory: without a local one, the items are the bytes.
-        int firstLocal = UseBlockCopy ? BinaryXmlPrimitives.IndexOfLocalDateTime(values) : 0;
-        if (UseBlockCopy && firstLocal < 0)
+        int size = values.Length * 8;
+        Span<byte> span;
+        if (UseBlockCopy)
         {
-            WriteModelledBytes(MemoryMarshal.AsBytes(values));
-            return;
+            // Items that are not local are their ToBinary value in memory: up to the first local one, the items are the
+            // bytes. A block handed to a stream as it is must be known to have none first; into the buffer, the items
+            // are tested as they are copied.
+            int plain;
+            if (PassesToStream(size))
+            {
+                plain = BinaryXmlPrimitives.IndexOfLocalDateTime(values);
+                if (plain < 0)
+                {
+                    WriteModelledBytes(MemoryMarshal.AsBytes(values));
+                    return;
+                }
+                span = GetSpan(size);
+                MemoryMarshal.AsBytes(values[..plain]).CopyTo(span);
+            }
+            else
+            {
+                span = GetSpan(size);
+                plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, span);
+            }
+            if (plain < values.Length) BinaryXmlPrimitives.WriteDateTimes(span, values, plain);
         }
-        Span<byte> span = GetSpan(values.Length * 8);
-        if (UseBlockCopy) BinaryXmlPrimitives.WriteDateTimes(span, values, firstLocal);
-        else for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
-        _pending += values.Length * 8;
+        else
+        {
+            span = GetSpan(size);
+            for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
+        }
+        _pending += size;
     }
 
     /// <summary>Writes an Array record of TimeSpans (ticks).</summary>

@@ -445,14 +445,21 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>
+    /// Whether <see cref="WriteModelledBytes"/> hands a block of <paramref name="length"/> bytes to the output stream as
+    /// it is: over a stream, a large block (array items, base64, long text) is written to it directly, copied once, not
+    /// twice; not while the text record before it may still take a folded end element (see Grow).
+    /// </summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNullWhen(true, nameof(_streamOutput))]
+    private bool PassesToStream(int length)
+        => _streamOutput is not null && length >= StreamPassThroughSize
+            && (_textNodeStart < 0 || !(_options.AlwaysFoldEndElements || _model.TextNodeInBuffer));
+
+    /// <summary>
     /// Writes bytes the model of .NET's buffer has already counted (as one block, or as items written one by one).
     /// </summary>
     private void WriteModelledBytes(ReadOnlySpan<byte> bytes)
     {
-        // Over a stream, a large block (array items, base64, long text) is written to it directly: copied once, not
-        // twice. Not while the text record before it may still take a folded end element (see Grow).
-        if (_streamOutput is not null && bytes.Length >= StreamPassThroughSize
-            && (_textNodeStart < 0 || !(_options.AlwaysFoldEndElements || _model.TextNodeInBuffer)))
+        if (PassesToStream(bytes.Length))
         {
             Commit();
             _streamOutput.WriteToStream();
