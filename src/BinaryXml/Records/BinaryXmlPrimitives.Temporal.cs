@@ -76,15 +76,6 @@ public static partial class BinaryXmlPrimitives
         ref long from = ref MemoryMarshal.GetReference(items);
         ref long to = ref Unsafe.As<byte, long>(ref MemoryMarshal.GetReference(destination));
         int i = 0;
-        if (Vector512.IsHardwareAccelerated)
-        {
-            for (; i <= items.Length - Vector512<long>.Count; i += Vector512<long>.Count)
-            {
-                Vector512<long> v = Vector512.LoadUnsafe(ref from, (nuint)i);
-                if (Vector512.LessThanAny(v, Vector512<long>.Zero)) break;
-                v.StoreUnsafe(ref to, (nuint)i);
-            }
-        }
         if (Vector256.IsHardwareAccelerated)
         {
             for (; i <= items.Length - Vector256<long>.Count; i += Vector256<long>.Count)
