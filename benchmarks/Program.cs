@@ -7,8 +7,8 @@ namespace BinaryXml.Benchmarks;
 
 /// <summary>
 /// Runs the suite side by side with the in-box encoder, in process (no per-benchmark build). <c>--job short</c> is
-/// BenchmarkDotNet's short job (the recorded runs), <c>--quick</c> (or <c>--job quick</c>) a look at every case in a
-/// few minutes (the short job with iterations of 20 ms: means within tens of per cent, not for the record),
+/// BenchmarkDotNet's short job (the recorded runs), <c>--quick</c> (or <c>--job quick</c>) a quicker look (the short
+/// job with two warm-ups and iterations of 100 ms: most means within tens of per cent, not for the record),
 /// <c>--dry</c> (or <c>--job dry</c>) one invocation of each (checks the guards); otherwise the default job. Other
 /// arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
 /// </summary>

@@ -66,7 +66,9 @@ public static partial class BinaryXmlPrimitives
     /// <summary>
     /// See <see cref="IndexOfLocalDateTime"/>: copies the items to <paramref name="destination"/> up to the first local
     /// one, tested as they are copied (one pass over the items, where finding the first local item and then copying
-    /// takes two); returns how many were copied.
+    /// takes two); returns how many were copied. <see cref="CopyPlainDateTimes"/> would stop at the same item (a
+    /// DateTime in memory is always in range) but tests the range too: written with it, 1,024 items took 227–314 ns
+    /// against 188–281 ns with this sign test alone (runs 115–118, alternating).
     /// </summary>
     internal static int CopyNonLocalDateTimes(ReadOnlySpan<DateTime> values, Span<byte> destination)
     {
