@@ -47,6 +47,13 @@ public sealed class Doc(Elem root, bool useSession, double flushRate)
 
     private static void Flatten(Elem e, List<Call> calls)
     {
+        // An element with one typed value and nothing else is, every other time, written in one call
+        // (BinaryXmlWriter.WriteElementValue; the in-box writer gets the three calls it stands for).
+        if (e.Xmlns.Count == 0 && e.Attributes.Count == 0 && e.Children is [TextValue { Value: not (string or DictRef) } only] && calls.Count % 2 == 0)
+        {
+            calls.Add(new Call("ElementValue", [e.Prefix, e.Local, e.Ns, only.Value]));
+            return;
+        }
         calls.Add(new Call("StartElement", [e.Prefix, e.Local, e.Ns]));
         foreach ((string? p, object ns) in e.Xmlns) calls.Add(new Call("Xmlns", [p, ns]));
         foreach (Attr a in e.Attributes)

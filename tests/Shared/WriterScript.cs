@@ -169,6 +169,12 @@ public static class WriterScript
             case "EndAttribute": w.WriteEndAttribute(); break;
             case "AttributeString": w.WriteAttributeString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
             case "ElementString": w.WriteElementString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
+            case "ElementValue":
+                // XmlDictionaryWriter has no such call: the three it stands for.
+                ApplyInBox(w, new Call("StartElement", [a[0], a[1], a[2]]), ctx);
+                WriteValueInBox(w, a[3]!, ctx);
+                w.WriteEndElement();
+                break;
             case "Xmlns":
                 if (a[1] is DictRef xn) w.WriteXmlnsAttribute(S(a[0]), ctx.Resolve(xn));
                 else w.WriteXmlnsAttribute(S(a[0]), S(a[1])!);
@@ -265,6 +271,14 @@ public static class WriterScript
                 if (a[0] is null && a[2] is null) w.WriteElementString(S(a[1])!, S(a[3]));
                 else w.WriteElementString(S(a[0]), S(a[1])!, S(a[2]), S(a[3]));
                 break;
+            case "ElementValue":
+                if (!TryWriteElementValueNative(w, a[0], a[1], a[2], a[3]!, ctx))
+                {
+                    ApplyNative(w, new Call("StartElement", [a[0], a[1], a[2]]), ctx);
+                    WriteValueNative(w, a[3]!, ctx);
+                    w.WriteEndElement();
+                }
+                break;
             case "Xmlns":
                 if (a[1] is DictRef xn) w.WriteXmlnsAttribute(S(a[0]), ctx.Resolve(xn));
                 else w.WriteXmlnsAttribute(S(a[0]), S(a[1])!);
@@ -320,6 +334,51 @@ public static class WriterScript
             case DictRef r: w.WriteString(ctx.Resolve(r)); break;
             default: throw new NotSupportedException(v.GetType().Name);
         }
+    }
+
+    /// <summary>
+    /// <see cref="BinaryXmlWriter.WriteElementValue(string, int)"/> and its overloads, for the names (no prefix; a
+    /// string name without namespace, or a dictionary name) and values they take; false (nothing written) otherwise.
+    /// </summary>
+    private static bool TryWriteElementValueNative(BinaryXmlWriter w, object? prefix, object? local, object? ns, object value, ScriptContext ctx)
+    {
+        if (prefix is not null) return false;
+        if (local is string name && ns is null)
+        {
+            switch (value)
+            {
+                case bool b: w.WriteElementValue(name, b); return true;
+                case int i: w.WriteElementValue(name, i); return true;
+                case long l: w.WriteElementValue(name, l); return true;
+                case ulong u: w.WriteElementValue(name, u); return true;
+                case float f: w.WriteElementValue(name, f); return true;
+                case double d: w.WriteElementValue(name, d); return true;
+                case decimal m: w.WriteElementValue(name, m); return true;
+                case DateTime dt: w.WriteElementValue(name, dt); return true;
+                case TimeSpan ts: w.WriteElementValue(name, ts); return true;
+                case Guid g: w.WriteElementValue(name, g); return true;
+                default: return false;
+            }
+        }
+        if (local is DictRef dl && ns is null or DictRef)
+        {
+            XmlDictionaryString l = ctx.Resolve(dl), n = ns is DictRef dn ? ctx.Resolve(dn) : null!;
+            switch (value)
+            {
+                case bool b: w.WriteElementValue(l, n, b); return true;
+                case int i: w.WriteElementValue(l, n, i); return true;
+                case long x: w.WriteElementValue(l, n, x); return true;
+                case ulong u: w.WriteElementValue(l, n, u); return true;
+                case float f: w.WriteElementValue(l, n, f); return true;
+                case double d: w.WriteElementValue(l, n, d); return true;
+                case decimal m: w.WriteElementValue(l, n, m); return true;
+                case DateTime dt: w.WriteElementValue(l, n, dt); return true;
+                case TimeSpan ts: w.WriteElementValue(l, n, ts); return true;
+                case Guid g: w.WriteElementValue(l, n, g); return true;
+                default: return false;
+            }
+        }
+        return false;
     }
 
     private static void WriteArrayNative(BinaryXmlWriter w, string? p, string l, string? n, Array a)

@@ -8,36 +8,28 @@ public sealed partial class BinaryXmlWriter
     public void WriteValue(bool value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        WriteTextNode(value ? RecordType.TrueText : RecordType.FalseText);
+        EndTypedTextNode(FormatBooleanRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes the smallest of ZeroText, OneText, Int8Text, Int16Text and Int32Text that holds the value.</summary>
     public void WriteValue(int value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        WriteInt32Node(value);
+        EndTypedTextNode(FormatInt32Record(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes the int rules when the value fits in 32 bits, else Int64Text.</summary>
     public void WriteValue(long value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        WriteInt64Node(value);
+        EndTypedTextNode(FormatInt64Record(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes the long rules up to <see cref="long.MaxValue"/>, UInt64Text above.</summary>
     public void WriteValue(ulong value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        if (value <= long.MaxValue)
-        {
-            WriteInt64Node((long)value);
-        }
-        else
-        {
-            BinaryXmlPrimitives.WriteUInt64(BeginFixedTextNode(RecordType.UInt64Text, 8), value);
-            EndFixedTextNode(8);
-        }
+        EndTypedTextNode(FormatUInt64Record(BeginTypedTextNode(), value));
     }
 
     /// <summary>
@@ -47,31 +39,21 @@ public sealed partial class BinaryXmlWriter
     public void WriteValue(float value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        WriteSingleNode(value);
+        EndTypedTextNode(FormatSingleRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes a double: when it converts to float exactly, the float rule; otherwise DoubleText.</summary>
     public void WriteValue(double value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        float f = (float)value;
-        if (f == value)
-        {
-            WriteSingleNode(f);
-        }
-        else
-        {
-            BinaryXmlPrimitives.WriteDouble(BeginFixedTextNode(RecordType.DoubleText, 8), value);
-            EndFixedTextNode(8);
-        }
+        EndTypedTextNode(FormatDoubleRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes DecimalText (no compaction; the scale is kept).</summary>
     public void WriteValue(decimal value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        BinaryXmlPrimitives.WriteDecimal(BeginFixedTextNode(RecordType.DecimalText, 16), value);
-        EndFixedTextNode(16);
+        EndTypedTextNode(FormatDecimalRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>
@@ -100,54 +82,61 @@ public sealed partial class BinaryXmlWriter
         return true;
     }
 
-    private void WriteInt32Node(int value)
+    // ---- The record chosen for each typed value, as .NET's writer chooses it (dotnet-behaviour 2.11) ------------
+    // Each writes the record's type byte and payload at the start of the destination (MaxTypedRecordSize bytes at
+    // least) and returns its size; WriteValue writes it as content, WriteElementValue with its element's end folded in.
+
+    /// <summary>The largest typed text record: a type byte and 16 bytes (DecimalText, UuidText).</summary>
+    private const int MaxTypedRecordSize = 17;
+
+    /// <summary>A record type byte followed by a payload of <paramref name="payloadSize"/> bytes already written; returns the record's size.</summary>
+    private static int FixedRecord(Span<byte> destination, RecordType type, int payloadSize)
+    {
+        destination[0] = (byte)type;
+        return 1 + payloadSize;
+    }
+
+    private static int FormatBooleanRecord(Span<byte> destination, bool value)
+        => FixedRecord(destination, value ? RecordType.TrueText : RecordType.FalseText, 0);
+
+    /// <summary>The smallest of ZeroText, OneText, Int8Text, Int16Text and Int32Text that holds the value.</summary>
+    private static int FormatInt32Record(Span<byte> destination, int value)
     {
         if (value == (sbyte)value)
         {
-            if (value == 0) WriteTextNode(RecordType.ZeroText);
-            else if (value == 1) WriteTextNode(RecordType.OneText);
-            else
-            {
-                BeginFixedTextNode(RecordType.Int8Text, 1)[0] = (byte)value;
-                EndFixedTextNode(1);
-            }
+            if (value == 0) return FixedRecord(destination, RecordType.ZeroText, 0);
+            if (value == 1) return FixedRecord(destination, RecordType.OneText, 0);
+            destination[1] = (byte)value;
+            return FixedRecord(destination, RecordType.Int8Text, 1);
         }
-        else if (value == (short)value)
-        {
-            BinaryXmlPrimitives.WriteInt16(BeginFixedTextNode(RecordType.Int16Text, 2), (short)value);
-            EndFixedTextNode(2);
-        }
-        else
-        {
-            BinaryXmlPrimitives.WriteInt32(BeginFixedTextNode(RecordType.Int32Text, 4), value);
-            EndFixedTextNode(4);
-        }
+        if (value == (short)value) return FixedRecord(destination, RecordType.Int16Text, BinaryXmlPrimitives.WriteInt16(destination[1..], (short)value));
+        return FixedRecord(destination, RecordType.Int32Text, BinaryXmlPrimitives.WriteInt32(destination[1..], value));
     }
 
-    private void WriteInt64Node(long value)
+    private static int FormatInt64Record(Span<byte> destination, long value)
+        => value == (int)value
+            ? FormatInt32Record(destination, (int)value)
+            : FixedRecord(destination, RecordType.Int64Text, BinaryXmlPrimitives.WriteInt64(destination[1..], value));
+
+    private static int FormatUInt64Record(Span<byte> destination, ulong value)
+        => value <= long.MaxValue
+            ? FormatInt64Record(destination, (long)value)
+            : FixedRecord(destination, RecordType.UInt64Text, BinaryXmlPrimitives.WriteUInt64(destination[1..], value));
+
+    /// <summary>"Only write as an integer-type if it would save space": .NET 7 and later (dotnet-behaviour 2.11).</summary>
+    private static int FormatSingleRecord(Span<byte> destination, float value)
+        => value >= short.MinValue && value <= short.MaxValue && (int)value == value
+            ? FormatInt32Record(destination, (int)value)
+            : FixedRecord(destination, RecordType.FloatText, BinaryXmlPrimitives.WriteSingle(destination[1..], value));
+
+    private static int FormatDoubleRecord(Span<byte> destination, double value)
     {
-        if (value == (int)value)
-        {
-            WriteInt32Node((int)value);
-        }
-        else
-        {
-            BinaryXmlPrimitives.WriteInt64(BeginFixedTextNode(RecordType.Int64Text, 8), value);
-            EndFixedTextNode(8);
-        }
+        float f = (float)value;
+        return f == value
+            ? FormatSingleRecord(destination, f)
+            : FixedRecord(destination, RecordType.DoubleText, BinaryXmlPrimitives.WriteDouble(destination[1..], value));
     }
 
-    private void WriteSingleNode(float value)
-    {
-        // "Only write as an integer-type if it would save space": .NET 7 and later (dotnet-behaviour 2.11).
-        if (value >= short.MinValue && value <= short.MaxValue && (int)value == value)
-        {
-            WriteInt32Node((int)value);
-        }
-        else
-        {
-            BinaryXmlPrimitives.WriteSingle(BeginFixedTextNode(RecordType.FloatText, 4), value);
-            EndFixedTextNode(4);
-        }
-    }
+    private static int FormatDecimalRecord(Span<byte> destination, decimal value)
+        => FixedRecord(destination, RecordType.DecimalText, BinaryXmlPrimitives.WriteDecimal(destination[1..], value));
 }

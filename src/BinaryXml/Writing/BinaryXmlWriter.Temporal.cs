@@ -8,34 +8,30 @@ public sealed partial class BinaryXmlWriter
     public void WriteValue(DateTime value)
     {
         if (!BeginValue(value, static v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind))) return;
-        BinaryXmlPrimitives.WriteDateTime(BeginFixedTextNode(RecordType.DateTimeText, 8), value);
-        EndFixedTextNode(8);
+        EndTypedTextNode(FormatDateTimeRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>
     /// Writes a DateTimeOffset as <see cref="XmlWriter"/> does: the local time when the offset is not zero, else the
     /// UTC time. The offset itself is not stored.
     /// </summary>
-    public void WriteValue(DateTimeOffset value)
-    {
-        if (value.Offset != TimeSpan.Zero) WriteValue(value.LocalDateTime);
-        else WriteValue(value.UtcDateTime);
-    }
+    public void WriteValue(DateTimeOffset value) => WriteValue(XmlWriterDateTime(value));
+
+    /// <summary>The DateTime <see cref="XmlWriter"/> writes for a DateTimeOffset: the local time when the offset is not zero, else the UTC time.</summary>
+    private static DateTime XmlWriterDateTime(DateTimeOffset value) => value.Offset != TimeSpan.Zero ? value.LocalDateTime : value.UtcDateTime;
 
     /// <summary>Writes TimeSpanText (ticks).</summary>
     public void WriteValue(TimeSpan value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        BinaryXmlPrimitives.WriteTimeSpan(BeginFixedTextNode(RecordType.TimeSpanText, 8), value);
-        EndFixedTextNode(8);
+        EndTypedTextNode(FormatTimeSpanRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes UuidText (.NET's GuidText): the GUID rendered bare.</summary>
     public void WriteValue(Guid value)
     {
         if (!BeginValue(value, XmlConvert.ToString)) return;
-        BinaryXmlPrimitives.WriteGuid(BeginFixedTextNode(RecordType.UuidText, 16), value);
-        EndFixedTextNode(16);
+        EndTypedTextNode(FormatGuidRecord(BeginTypedTextNode(), value));
     }
 
 
@@ -72,4 +68,13 @@ public sealed partial class BinaryXmlWriter
         value.TryWriteBytes(BeginFixedTextNode(RecordType.UniqueIdText, 16));
         EndFixedTextNode(16);
     }
+
+    private static int FormatDateTimeRecord(Span<byte> destination, DateTime value)
+        => FixedRecord(destination, RecordType.DateTimeText, BinaryXmlPrimitives.WriteDateTime(destination[1..], value));
+
+    private static int FormatTimeSpanRecord(Span<byte> destination, TimeSpan value)
+        => FixedRecord(destination, RecordType.TimeSpanText, BinaryXmlPrimitives.WriteTimeSpan(destination[1..], value));
+
+    private static int FormatGuidRecord(Span<byte> destination, Guid value)
+        => FixedRecord(destination, RecordType.UuidText, BinaryXmlPrimitives.WriteGuid(destination[1..], value));
 }

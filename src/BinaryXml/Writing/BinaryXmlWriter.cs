@@ -316,13 +316,14 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// Starts a non-text record: models .NET's <c>WriteByte</c> of the type and then the reservation of
     /// <paramref name="payloadReservation"/> bytes for what follows, forgets the last text record, writes the type byte
     /// and returns the space after it. The caller adds <c>1 + written</c> to <see cref="_pending"/> and advances the
-    /// model by <c>written</c>. One buffer request for the record and its name or id instead of two.
+    /// model by <c>written</c>. One buffer request for the record and its name or id instead of two; with
+    /// <paramref name="extraBytes"/>, room for a record that follows too (modelled by its own writer).
     /// </summary>
-    private Span<byte> BeginNode(RecordType type, int payloadReservation)
+    private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
     {
         _model.WriteNodeType(payloadReservation);
         _textNodeStart = -1;
-        Span<byte> span = GetSpan(1 + payloadReservation);
+        Span<byte> span = GetSpan(1 + payloadReservation + extraBytes);
         span[0] = (byte)type;
         return span.Slice(1);
     }
@@ -330,20 +331,33 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Writes a non-text record whose payload is a name (an element's or attribute's local name).</summary>
     private void WriteNodeWithName(RecordType type, string name)
     {
-        int n = name.Length;
-        if ((uint)(n - 1) >= ShortNameChars - 1)
+        if (!IsShortName(name.Length))
         {
             // Empty and long names: the general String writer.
             WriteNode(type);
             WriteName(name);
             return;
         }
-        int reservation = 1 + n * MaxBytesPerChar;
-        Span<byte> span = BeginNode(type, reservation);
+        WriteNodeWithShortName(type, name, 0);
+    }
+
+    /// <summary>Whether a name of <paramref name="length"/> characters is written with one reservation for it and its record (1 to 41 characters).</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private static bool IsShortName(int length) => (uint)(length - 1) < ShortNameChars - 1;
+
+    /// <summary>
+    /// Writes a non-text record with a short name (<see cref="IsShortName"/>) in one buffer request that also holds
+    /// <paramref name="extraBytes"/> more; returns the space after the name (at least <paramref name="extraBytes"/>).
+    /// </summary>
+    private Span<byte> WriteNodeWithShortName(RecordType type, string name, int extraBytes)
+    {
+        int reservation = 1 + name.Length * MaxBytesPerChar;
+        Span<byte> span = BeginNode(type, reservation, extraBytes);
         int length = TranscodeUtf8(name, span.Slice(1, reservation - 1));
         span[0] = (byte)length;
         _pending += 2 + length;
         _model.Advance(1 + length);
+        return span.Slice(1 + length);
     }
 
     /// <summary>Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes).</summary>
@@ -379,6 +393,28 @@ public sealed partial class BinaryXmlWriter : IDisposable
         SetTextNode(_pending);
         _pending++;
         _model.Advance(1);
+    }
+
+    /// <summary>
+    /// Starts a typed text record (one of the <c>Format…Record</c> rules writes it): checks the single-value rule
+    /// inside attributes and returns room for the largest. <see cref="EndTypedTextNode"/> models its reservation once
+    /// its size is known (.NET reserves the record it chose, then writes it).
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private Span<byte> BeginTypedTextNode()
+    {
+        if (_inAttribute) WroteAttributeValue();
+        return GetSpan(MaxTypedRecordSize);
+    }
+
+    /// <summary>Ends a typed text record of <paramref name="size"/> bytes begun with <see cref="BeginTypedTextNode"/>: it is the fold candidate.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private void EndTypedTextNode(int size)
+    {
+        _model.Reserve(size);
+        SetTextNode(_pending);
+        _pending += size;
+        _model.Advance(size);
     }
 
     /// <summary>Writes a text record with a fixed-size payload in one reservation, as .NET does.</summary>
