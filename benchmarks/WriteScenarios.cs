@@ -21,7 +21,9 @@ public class W1_PrimitiveValues : WriterScenario
     public void Setup()
     {
         CreateWriters();
-        Support.GuardBytes($"W1 {Kind}", Support.WriteInBox(Write), Support.WriteAdapter(Write), Support.WriteNative(Write));
+        byte[] inBox = Support.WriteInBox(Write), adapter = Support.WriteAdapter(Write);
+        Support.GuardBytes($"W1 {Kind}", inBox, adapter, Support.WriteNative(Write));
+        Support.GuardBytes($"W1 {Kind} in one call", inBox, adapter, Support.WriteNative(WriteElementValues));
     }
 
     // The kind is chosen once per message, not per element: the loops time the writer's calls, not a string switch
@@ -52,6 +54,20 @@ public class W1_PrimitiveValues : WriterScenario
         w.WriteEndElement();
     }
 
+    // The native writer's own call for an element with one value (XmlDictionaryWriter has none): the same bytes.
+    private void WriteElementValues(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("r");
+        switch (Kind)
+        {
+            case "int": for (int i = 0; i < Count; i++) w.WriteElementValue("a", i * 70); break;
+            case "double": for (int i = 0; i < Count; i++) w.WriteElementValue("a", i + 0.1); break;
+            case "guid": for (int i = 0; i < Count; i++) w.WriteElementValue("a", s_guid); break;
+            default: for (int i = 0; i < Count; i++) w.WriteElementValue("a", s_date); break;
+        }
+        w.WriteEndElement();
+    }
+
     [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
     public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
 
@@ -60,6 +76,10 @@ public class W1_PrimitiveValues : WriterScenario
 
     [Benchmark(OperationsPerInvoke = Count)]
     public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+
+    /// <summary>The native writer with <see cref="BinaryXmlWriter.WriteElementValue(string, int)"/>: one call per element.</summary>
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void NativeElementValue() { BinaryXmlWriter w = ResetNative(); WriteElementValues(w); w.Flush(); }
 }
 
 /// <summary>W2: one string as element content; Limit is <c>Encoding.UTF8.GetBytes</c> of the same string.</summary>

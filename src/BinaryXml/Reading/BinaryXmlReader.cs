@@ -255,6 +255,14 @@ public ref partial struct BinaryXmlReader
             if (withEnd) Fail("{0} implies an end element outside any element", RecordTypes.GetName(type), start);
             CheckTopLevelText(start);
         }
+        EnterTextToken(end, withEnd);
+    }
+
+    /// <summary>Makes the text record parsed up to <paramref name="end"/> the current token; a <c>…WithEndElement</c> record's end comes next.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnterTextToken(int end, bool withEnd)
+    {
+        ReaderState s = _s;
         s._pos = end;
         s._tokenType = BinaryXmlTokenType.Text;
         s._tokenDepth = s._depth;

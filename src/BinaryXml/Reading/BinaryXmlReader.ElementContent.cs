@@ -1,0 +1,254 @@
+using System.Text;
+
+namespace BinaryXml;
+
+public ref partial struct BinaryXmlReader
+{
+    // ---- ReadElementContentAs…: an element with one value, in one call -----------------------------------------
+    // From the element's StartElement token to its EndElement: what Read, Get… and Read give, and where they leave
+    // the reader. A fixed-size record closing the element (what writers write for a typed value) is taken in one step.
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetBoolean"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as bool (as <see cref="GetBoolean"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public bool ReadElementContentAsBoolean() => ReadElementContent<bool, BooleanGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetInt32"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as int (as <see cref="GetInt32"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public int ReadElementContentAsInt32() => ReadElementContent<int, Int32Getter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetInt64"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as long (as <see cref="GetInt64"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public long ReadElementContentAsInt64() => ReadElementContent<long, Int64Getter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetUInt64"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as ulong (as <see cref="GetUInt64"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public ulong ReadElementContentAsUInt64() => ReadElementContent<ulong, UInt64Getter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetSingle"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as float (as <see cref="GetSingle"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public float ReadElementContentAsSingle() => ReadElementContent<float, SingleGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetDouble"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as double (as <see cref="GetDouble"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public double ReadElementContentAsDouble() => ReadElementContent<double, DoubleGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetDecimal"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as decimal (as <see cref="GetDecimal"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public decimal ReadElementContentAsDecimal() => ReadElementContent<decimal, DecimalGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetDateTime"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as DateTime (as <see cref="GetDateTime"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public DateTime ReadElementContentAsDateTime() => ReadElementContent<DateTime, DateTimeGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetTimeSpan"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as TimeSpan (as <see cref="GetTimeSpan"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public TimeSpan ReadElementContentAsTimeSpan() => ReadElementContent<TimeSpan, TimeSpanGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's value as <see cref="GetGuid"/> reads it and moves to the
+    /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// <exception cref="FormatException">The value cannot be read as Guid (as <see cref="GetGuid"/>), or the element is empty.</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public Guid ReadElementContentAsGuid() => ReadElementContent<Guid, GuidGetter>();
+
+    /// <summary>
+    /// On a StartElement token: reads the element's content as text (<see cref="GetString"/> of each value, joined; an
+    /// empty element is the empty string) and moves to the element's EndElement (the next <see cref="Read"/> goes on
+    /// after the element). Attributes not read are passed over.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
+    /// the element holds something other than values (a child element, a comment).</exception>
+    /// <exception cref="BinaryXmlException">The input is malformed.</exception>
+    public string ReadElementContentAsString()
+    {
+        StartElementContent();
+        // Character text closing the element, decoded and checked in one pass.
+        if (TryReadCharsTextClosingElement(int.MaxValue, out string? text)) return text;
+        if (TryEnterFixedTextClosingElement()) return ExitFixedTextClosingElement(GetString());
+        Read();
+        if (_s._tokenType == BinaryXmlTokenType.EndElement) return string.Empty;
+        RequireContentValue();
+        text = GetString();
+        Read();
+        if (_s._tokenType == BinaryXmlTokenType.EndElement) return text;
+        var joined = new StringBuilder(text);
+        do
+        {
+            RequireContentValue();
+            joined.Append(GetString());
+            Read();
+        }
+        while (_s._tokenType != BinaryXmlTokenType.EndElement);
+        return joined.ToString();
+    }
+
+    private T ReadElementContent<T, TGetter>() where TGetter : struct, IValueGetter<T>
+    {
+        StartElementContent();
+        if (TryEnterFixedTextClosingElement()) return ExitFixedTextClosingElement(TGetter.Get(in this));
+        Read();
+        if (_s._tokenType == BinaryXmlTokenType.EndElement)
+            throw new FormatException($"The element ending at byte offset {_s._tokenStart} is empty: it has no value to read as {typeof(T).Name}.");
+        RequireContentValue();
+        T value = TGetter.Get(in this);
+        Read();
+        if (_s._tokenType != BinaryXmlTokenType.EndElement) ThrowNotOneValue();
+        return value;
+    }
+
+    /// <summary>Checks that the reader is on a StartElement (not an Array record's) and passes over its attributes (validated with the start tag).</summary>
+    private void StartElementContent()
+    {
+        if (_s._tokenType != BinaryXmlTokenType.StartElement || _s._isArray)
+            throw new InvalidOperationException($"ReadElementContentAs… reads an element from its StartElement token, not from {(_s._isArray && _s._tokenType == BinaryXmlTokenType.StartElement ? "an Array record's" : "a " + _s._tokenType + " token")}.");
+        if (_s._phase == ReaderPhase.Attributes) _s._attrIndex = _s._attrCount;
+    }
+
+    /// <summary>
+    /// When the element's content is a fixed-size record closing it: makes it the current Text token, as
+    /// <see cref="Read"/> would (such a record has nothing to check but its size), and returns true; otherwise false
+    /// and nothing moved. <see cref="ExitFixedTextClosingElement"/> then moves to its end.
+    /// </summary>
+    private bool TryEnterFixedTextClosingElement()
+    {
+        if (!TryPeekFixedTextClosingElement(out int start, out int size)) return false;
+        ReaderState s = _s;
+        byte type = _data[start];
+        s._phase = ReaderPhase.Content;
+        s._tokenStart = start;
+        s._recordType = type;
+        s._valueType = (byte)(type & 0xFE);
+        s._valueStart = start + 1;
+        s._valueLength = size;
+        EnterTextToken(start + 1 + size, withEnd: true);
+        return true;
+    }
+
+    /// <summary>After the value of the Text token <see cref="TryEnterFixedTextClosingElement"/> made was read: the end it implies.</summary>
+    private T ExitFixedTextClosingElement<T>(T value)
+    {
+        EmitEndElement();
+        return value;
+    }
+
+    private readonly void RequireContentValue()
+    {
+        if (_s._tokenType != BinaryXmlTokenType.Text) ThrowNotOneValue();
+    }
+
+    private readonly void ThrowNotOneValue()
+        => throw new InvalidOperationException($"ReadElementContentAs… reads an element holding one value; this one holds a {_s._tokenType} token at byte offset {_s._tokenStart}.");
+
+    /// <summary>The Get… a ReadElementContentAs… reads its value with (static, so that each is specialized).</summary>
+    private interface IValueGetter<T>
+    {
+        static abstract T Get(scoped in BinaryXmlReader reader);
+    }
+
+    private struct BooleanGetter : IValueGetter<bool>
+    {
+        public static bool Get(scoped in BinaryXmlReader reader) => reader.GetBoolean();
+    }
+
+    private struct Int32Getter : IValueGetter<int>
+    {
+        public static int Get(scoped in BinaryXmlReader reader) => reader.GetInt32();
+    }
+
+    private struct Int64Getter : IValueGetter<long>
+    {
+        public static long Get(scoped in BinaryXmlReader reader) => reader.GetInt64();
+    }
+
+    private struct UInt64Getter : IValueGetter<ulong>
+    {
+        public static ulong Get(scoped in BinaryXmlReader reader) => reader.GetUInt64();
+    }
+
+    private struct SingleGetter : IValueGetter<float>
+    {
+        public static float Get(scoped in BinaryXmlReader reader) => reader.GetSingle();
+    }
+
+    private struct DoubleGetter : IValueGetter<double>
+    {
+        public static double Get(scoped in BinaryXmlReader reader) => reader.GetDouble();
+    }
+
+    private struct DecimalGetter : IValueGetter<decimal>
+    {
+        public static decimal Get(scoped in BinaryXmlReader reader) => reader.GetDecimal();
+    }
+
+    private struct DateTimeGetter : IValueGetter<DateTime>
+    {
+        public static DateTime Get(scoped in BinaryXmlReader reader) => reader.GetDateTime();
+    }
+
+    private struct TimeSpanGetter : IValueGetter<TimeSpan>
+    {
+        public static TimeSpan Get(scoped in BinaryXmlReader reader) => reader.GetTimeSpan();
+    }
+
+    private struct GuidGetter : IValueGetter<Guid>
+    {
+        public static Guid Get(scoped in BinaryXmlReader reader) => reader.GetGuid();
+    }
+}
