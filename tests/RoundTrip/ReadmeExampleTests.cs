@@ -17,19 +17,22 @@ public sealed class ReadmeExampleTests
             writer.WriteStartElement("total");
             writer.WriteValue(19.95m);
             writer.WriteEndElement();
+            writer.WriteElementValue("count", 3);
             writer.WriteEndElement();
         }
 
-        var decimals = new List<decimal>();
+        var printed = new List<object>();
         var reader = new BinaryXmlReader(buffer.WrittenSpan);
         while (reader.Read())
         {
             if (reader.TokenType == BinaryXmlTokenType.Text && reader.ValueType == RecordType.DecimalText)
-                decimals.Add(reader.GetDecimal());
+                printed.Add(reader.GetDecimal());
+            else if (reader.TokenType == BinaryXmlTokenType.StartElement && reader.LocalName.ValueEquals("count"u8))
+                printed.Add(reader.ReadElementContentAsInt32());
         }
         reader.Dispose();
 
-        Assert.Equal([19.95m], decimals);
-        Assert.Equal("<p:order id=\"42\" xmlns:p=\"urn:shop\"><total>19.95</total></p:order>", BinaryXmlText.ToXml(buffer.WrittenSpan));
+        Assert.Equal([19.95m, 3], printed);
+        Assert.Equal("<p:order id=\"42\" xmlns:p=\"urn:shop\"><total>19.95</total><count>3</count></p:order>", BinaryXmlText.ToXml(buffer.WrittenSpan));
     }
 }

@@ -145,6 +145,7 @@ public sealed partial class BinaryXmlWriter
     private bool StartArray(string? prefix, string localName, string? ns, int count, RecordType itemType)
     {
         ThrowIfClosed();
+        ThrowIfInList("WriteArray");
         if (count == 0) return false;
         FlushBase64();
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");

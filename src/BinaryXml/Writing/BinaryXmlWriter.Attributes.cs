@@ -167,6 +167,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteEndAttribute()
     {
         ThrowIfClosed();
+        ThrowIfInList("WriteEndAttribute");
         if (_writeState != WriteState.Attribute)
             ThrowHelper.ThrowWrongState("WriteEndAttribute", _writeState);
         FlushBase64();

@@ -19,6 +19,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteBase64(ReadOnlySpan<byte> data)
     {
         ThrowIfClosed();
+        ThrowIfInList("WriteBase64");
         if (data.IsEmpty) return;
         if (_trailByteCount > 0)
         {

@@ -87,6 +87,7 @@ public sealed partial class BinaryXmlWriter
 
     private void FinishDocument()
     {
+        if (_inList) WriteEndList();
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         while (_nsMgr.Depth > 0) WriteEndElement();
     }
@@ -202,6 +203,7 @@ public sealed partial class BinaryXmlWriter
     private string StartElement(string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
     {
         ThrowIfClosed();
+        ThrowIfInList("WriteStartElement");
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
         ArgumentNullException.ThrowIfNull(localName);
         if (localName.Length == 0) ThrowHelper.ThrowArgument("The empty string is not a valid local name.", nameof(localName));
@@ -279,6 +281,7 @@ public sealed partial class BinaryXmlWriter
     private void WriteEndElementInAnyState()
     {
         ThrowIfClosed();
+        ThrowIfInList("WriteEndElement");
         if (_nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Cannot call 'WriteEndElement' while Depth is '0'.");
         if (_writeState == WriteState.Attribute) WriteEndAttribute();
         FlushBase64();
@@ -303,7 +306,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteElementString(string localName, string? value)
     {
         // The common case as one step: what the three calls below do when nothing is pending and nothing is declared.
-        if (CanStartPlainElement && !string.IsNullOrEmpty(localName) && !_inList)
+        if (CanStartPlainElement && !string.IsNullOrEmpty(localName))
         {
             _nsMgr.EnterScope();
             WriteNodeWithName(RecordType.ShortElement, localName);
@@ -335,6 +338,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteComment(string? text)
     {
         ThrowIfClosed();
+        ThrowIfInList("WriteComment");
         if (_writeState == WriteState.Attribute) ThrowHelper.ThrowWrongState("WriteComment", WriteState.Attribute);
         text ??= string.Empty;
         if (text.Contains("--", StringComparison.Ordinal) || text.EndsWith('-'))
@@ -359,25 +363,25 @@ public sealed partial class BinaryXmlWriter
     /// <summary>
     /// Where a start tag without prefix or namespace needs no state work before its record: inside content, an open
     /// start tag with nothing to declare, or before the root (not after it once <see cref="WriteStartDocument"/> was
-    /// called), with no base64 bytes held back and no resolved prefixes to report.
+    /// called), with no base64 bytes held back, no list open and no resolved prefixes to report.
     /// </summary>
     private bool CanStartPlainElement
     {
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         get => (_writeState is WriteState.Content or WriteState.Start or WriteState.Prolog || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork))
-            && _trailByteCount == 0 && _documentState != DocumentState.Epilog && !ReportResolvedPrefixes;
+            && _trailByteCount == 0 && !_inList && _documentState != DocumentState.Epilog && !ReportResolvedPrefixes;
     }
 
     /// <summary>
-    /// Inside an element's content or its open start tag, with no attribute open, no base64 bytes held back and no
-    /// xmlns records to write: where a start tag or a value needs no state work before its record.
+    /// Inside an element's content or its open start tag, with no attribute open, no base64 bytes held back, no list
+    /// open and no xmlns records to write: where a start tag or a value needs no state work before its record.
     /// </summary>
     private bool InPlainContent
     {
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         // The write state first: a closed writer has no namespace scopes.
         get => (_writeState == WriteState.Content || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork))
-            && _trailByteCount == 0 && _nsMgr.Depth != 0;
+            && _trailByteCount == 0 && !_inList && _nsMgr.Depth != 0;
     }
 
     private void StartContent()

@@ -17,6 +17,16 @@ public sealed partial class BinaryXmlWriter
         _inList = true;
     }
 
+    /// <summary>
+    /// Refuses a call that cannot come inside an open list: a list holds text records only (MC-NBFX 2.2.3.19), so
+    /// elements, their ends, comments, arrays, the end of the attribute holding it and (as .NET refuses a byte array
+    /// among a list's values) base64 wait for <see cref="WriteEndList"/>.
+    /// </summary>
+    private void ThrowIfInList(string call)
+    {
+        if (_inList) ThrowHelper.ThrowInvalidOperation("{0} cannot be called while a list is open: call WriteEndList first.", call);
+    }
+
     /// <summary>Ends a list with EndListText. The element end after a list is never folded.</summary>
     public void WriteEndList()
     {

@@ -504,8 +504,17 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     private void WriteList(Array items)
     {
         _writer.WriteStartList();
-        for (int i = 0; i < items.Length; i++) WritePrimitiveValue(items.GetValue(i)!);
-        _writer.WriteEndList();
+        try
+        {
+            for (int i = 0; i < items.Length; i++) WritePrimitiveValue(items.GetValue(i)!);
+        }
+        finally
+        {
+            // An item that fails (a nested array, a null) ends the list after the items before it. .NET's writer leaves
+            // its list open and writes what follows into it, a document no reader accepts; pinned by
+            // DictionaryWriterContractTests.
+            _writer.WriteEndList();
+        }
     }
 
     /// <summary>
