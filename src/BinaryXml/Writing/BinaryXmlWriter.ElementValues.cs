@@ -195,16 +195,19 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>
-    /// Starts the element of a WriteElementValue call with dictionary names as <see cref="WriteStartElement(XmlDictionaryString, XmlDictionaryString?)"/>
-    /// does; when it declared nothing and nothing is pending, returns room for the value's record (in the same buffer
-    /// request as the element's record when its name is a dictionary id behind no prefix or a letter).
+    /// Starts the element of a WriteElementValue call with dictionary names by <see cref="WriteStartElement(XmlDictionaryString, XmlDictionaryString?)"/>;
+    /// when it declared nothing and nothing is pending, returns room for the value's record.
     /// </summary>
     private bool TryStartValueElement(XmlDictionaryString localName, XmlDictionaryString? ns, out Span<byte> record)
     {
-        record = WriteDictionaryElementNode(StartDictionaryElement(null, localName, ns), localName, MaxTypedRecordSize);
-        if (!InPlainContent) return false;
-        if (record.IsEmpty) record = GetSpan(MaxTypedRecordSize);
-        return true;
+        WriteStartElement(null, localName, ns);
+        if (InPlainContent)
+        {
+            record = GetSpan(MaxTypedRecordSize);
+            return true;
+        }
+        record = default;
+        return false;
     }
 
     /// <summary>

@@ -150,35 +150,30 @@ public sealed partial class BinaryXmlWriter
     /// has it, and whose namespace declaration (if one is needed) uses a dictionary id likewise.
     /// </summary>
     public void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
-        => WriteDictionaryElementNode(StartDictionaryElement(prefix, localName, ns), localName, 0);
-
-    /// <summary>Checks and starts an element with a dictionary local name (the short way when it can); returns its prefix, resolved.</summary>
-    private string StartDictionaryElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
     {
         ArgumentNullException.ThrowIfNull(localName);
-        return TryStartBoundElement(prefix, localName.Value, ns?.Value, out string? bound) ? bound : StartElement(prefix, localName.Value, ns?.Value, ns);
-    }
-
-    /// <summary>
-    /// Writes the record of an element with a dictionary local name and the resolved <paramref name="prefix"/>. When the
-    /// name is a dictionary id behind no prefix or a letter (its own record), the buffer request holds
-    /// <paramref name="extraBytes"/> more, returned; otherwise the span returned is empty.
-    /// </summary>
-    private Span<byte> WriteDictionaryElementNode(string prefix, XmlDictionaryString localName, int extraBytes)
-    {
+        prefix = TryStartBoundElement(prefix, localName.Value, ns?.Value, out string? bound) ? bound : StartElement(prefix, localName.Value, ns?.Value, ns);
         if (TryGetKey(localName, out int key))
         {
-            if (prefix.Length == 0) return WriteNodeWithId(RecordType.ShortDictionaryElement, key, extraBytes);
-            if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0])) return WriteNodeWithId(LetterRecord(RecordType.PrefixDictionaryElementA, prefix[0]), key, extraBytes);
-            WriteNode(RecordType.DictionaryElement);
-            WriteName(prefix);
-            WriteMultiByteInt31(key);
+            if (prefix.Length == 0)
+            {
+                WriteNodeWithId(RecordType.ShortDictionaryElement, key);
+            }
+            else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+            {
+                WriteNodeWithId(LetterRecord(RecordType.PrefixDictionaryElementA, prefix[0]), key);
+            }
+            else
+            {
+                WriteNode(RecordType.DictionaryElement);
+                WriteName(prefix);
+                WriteMultiByteInt31(key);
+            }
         }
         else
         {
             WriteElementNode(prefix, localName.Value);
         }
-        return default;
     }
 
     private void WriteElementNode(string prefix, string localName)

@@ -360,17 +360,13 @@ public sealed partial class BinaryXmlWriter : IDisposable
         return span.Slice(1 + length);
     }
 
-    /// <summary>
-    /// Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes), in one
-    /// buffer request that also holds <paramref name="extraBytes"/> more; returns the space after the id.
-    /// </summary>
-    private Span<byte> WriteNodeWithId(RecordType type, int id, int extraBytes = 0)
+    /// <summary>Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes).</summary>
+    private void WriteNodeWithId(RecordType type, int id)
     {
-        Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength, extraBytes);
+        Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
         int n = MultiByteInt31.Write(span, id);
         _pending += 1 + n;
         _model.Advance(n);
-        return span.Slice(n);
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
