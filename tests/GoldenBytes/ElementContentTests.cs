@@ -168,57 +168,36 @@ public sealed class ElementContentTests
     public void Malformed_content_fails_where_Read_fails(string hex, int offset)
     {
         byte[] data = Hex.Parse(hex);
-        Assert.Equal(offset, Assert.Throws<BinaryXmlException>(() => ReadString(data)).Offset);
-        Assert.Equal(offset, Assert.Throws<BinaryXmlException>(() => ReadInt64(data)).Offset);
-        Assert.Equal(offset, Assert.Throws<BinaryXmlException>(() => ReadTokens(data)).Offset);
-
+        Assert.Equal(offset, Assert.Throws<BinaryXmlException>(() => Read(data, ReadString)).Offset);
+        Assert.Equal(offset, Assert.Throws<BinaryXmlException>(() => Read(data, ReadInt64)).Offset);
         // Read, GetString and Read: the same failure at the same offset.
-        static int ReadTokens(byte[] data)
-        {
-            var r = new BinaryXmlReader(data);
-            try
-            {
-                int n = 0;
-                while (r.Read())
-                {
-                    if (r.TokenType == BinaryXmlTokenType.Text) n += r.GetString().Length;
-                }
-                return n;
-            }
-            finally
-            {
-                r.Dispose();
-            }
-        }
+        Assert.Equal(offset, Assert.Throws<BinaryXmlException>(() => Read(data, ReadTokens)).Offset);
 
-        static string ReadString(byte[] data)
+        static object ReadString(ref BinaryXmlReader r) => r.Read() && r.Read() ? r.ReadElementContentAsString() : "";
+        static object ReadInt64(ref BinaryXmlReader r) => r.Read() && r.Read() ? r.ReadElementContentAsInt64() : 0L;
+        static object ReadTokens(ref BinaryXmlReader r)
         {
-            var r = new BinaryXmlReader(data);
-            try
+            int n = 0;
+            while (r.Read())
             {
-                r.Read();
-                r.Read();
-                return r.ReadElementContentAsString();
+                if (r.TokenType == BinaryXmlTokenType.Text) n += r.GetString().Length;
             }
-            finally
-            {
-                r.Dispose();
-            }
+            return n;
         }
+    }
 
-        static long ReadInt64(byte[] data)
+    private delegate object ReaderCall(ref BinaryXmlReader reader);
+
+    private static object Read(byte[] data, ReaderCall call)
+    {
+        var r = new BinaryXmlReader(data);
+        try
         {
-            var r = new BinaryXmlReader(data);
-            try
-            {
-                r.Read();
-                r.Read();
-                return r.ReadElementContentAsInt64();
-            }
-            finally
-            {
-                r.Dispose();
-            }
+            return call(ref r);
+        }
+        finally
+        {
+            r.Dispose();
         }
     }
 }
