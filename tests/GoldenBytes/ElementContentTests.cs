@@ -153,6 +153,48 @@ public sealed class ElementContentTests
         }
     }
 
+    [Fact]
+    public void Comments_in_the_content_are_passed_over()
+    {
+        byte[] data = Write(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("n");
+            w.WriteComment("before");
+            w.WriteValue(7);
+            w.WriteComment("after");
+            w.WriteEndElement();
+            w.WriteStartElement("s");
+            w.WriteString("a");
+            w.WriteComment("between");
+            w.WriteString("b");
+            w.WriteEndElement();
+            w.WriteStartElement("e");
+            w.WriteComment("only");
+            w.WriteEndElement();
+            w.WriteEndElement();
+        });
+        var r = new BinaryXmlReader(data);
+        try
+        {
+            r.Read();
+            r.Read();
+            Assert.Equal(7, r.ReadElementContentAsInt32());
+            r.Read();
+            Assert.Equal("ab", r.ReadElementContentAsString());
+            r.Read();
+            Assert.Equal(string.Empty, r.ReadElementContentAsString());
+            Assert.Equal(BinaryXmlTokenType.EndElement, r.TokenType);
+            Assert.True(r.Read());
+            Assert.Equal(0, r.CurrentDepth);
+            Assert.False(r.Read());
+        }
+        finally
+        {
+            r.Dispose();
+        }
+    }
+
     public static TheoryData<string, int> Malformed() => new()
     {
         // <r><a>Int32TextWithEndElement with 2 of its 4 bytes: truncated where the typed record starts.

@@ -8,7 +8,7 @@ namespace BinaryXml.Tests;
 
 /// <summary>
 /// <see cref="BinaryXmlReader.ReadElementContentAsInt64"/> and its siblings give what reading the element token by
-/// token gives (<c>Read</c>, the value's <c>Get…</c>, <c>Read</c>; text joined for strings), fail where that fails
+/// token gives (<c>Read</c>, the value's <c>Get…</c>, <c>Read</c>; text joined for strings; comments passed over), fail where that fails
 /// with the same exception, and leave the reader where it leaves it: two readers walk each generated document, one
 /// calling ReadElementContentAs… on every start tag (each type in turn), the other reading the element token by token,
 /// and every token after is compared.
@@ -115,10 +115,13 @@ public sealed class ElementContentProperties
             }
             r.Read();
         }
+        // Comments in the content are passed over.
+        while (r.TokenType == BinaryXmlTokenType.Comment) r.Read();
         if (r.TokenType == BinaryXmlTokenType.EndElement) return type == 0 ? string.Empty : throw new FormatException("empty");
         if (r.TokenType != BinaryXmlTokenType.Text) throw new InvalidOperationException("not a value");
         object value = Get(ref r, type);
-        r.Read();
+        do r.Read();
+        while (r.TokenType == BinaryXmlTokenType.Comment);
         if (type != 0)
         {
             return r.TokenType == BinaryXmlTokenType.EndElement ? value : throw new InvalidOperationException("two values");
@@ -128,7 +131,8 @@ public sealed class ElementContentProperties
         {
             if (r.TokenType != BinaryXmlTokenType.Text) throw new InvalidOperationException("not a value");
             text.Append(r.GetString());
-            r.Read();
+            do r.Read();
+            while (r.TokenType == BinaryXmlTokenType.Comment);
         }
         return text.ToString();
     }

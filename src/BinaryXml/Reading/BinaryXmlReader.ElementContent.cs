@@ -13,7 +13,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as bool (as <see cref="GetBoolean"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public bool ReadElementContentAsBoolean() => ReadElementContent<bool, BooleanGetter>();
@@ -23,7 +23,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as int (as <see cref="GetInt32"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public int ReadElementContentAsInt32() => ReadElementContent<int, Int32Getter>();
@@ -33,7 +33,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as long (as <see cref="GetInt64"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public long ReadElementContentAsInt64() => ReadElementContent<long, Int64Getter>();
@@ -43,7 +43,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as ulong (as <see cref="GetUInt64"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public ulong ReadElementContentAsUInt64() => ReadElementContent<ulong, UInt64Getter>();
@@ -53,7 +53,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as float (as <see cref="GetSingle"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public float ReadElementContentAsSingle() => ReadElementContent<float, SingleGetter>();
@@ -63,7 +63,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as double (as <see cref="GetDouble"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public double ReadElementContentAsDouble() => ReadElementContent<double, DoubleGetter>();
@@ -73,7 +73,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as decimal (as <see cref="GetDecimal"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public decimal ReadElementContentAsDecimal() => ReadElementContent<decimal, DecimalGetter>();
@@ -83,7 +83,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as DateTime (as <see cref="GetDateTime"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public DateTime ReadElementContentAsDateTime() => ReadElementContent<DateTime, DateTimeGetter>();
@@ -93,7 +93,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as TimeSpan (as <see cref="GetTimeSpan"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public TimeSpan ReadElementContentAsTimeSpan() => ReadElementContent<TimeSpan, TimeSpanGetter>();
@@ -103,7 +103,7 @@ public ref partial struct BinaryXmlReader
     /// element's EndElement (the next <see cref="Read"/> goes on after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than one value (a child element, a comment, two values).</exception>
+    /// the element holds something other than one value (a child element, two values; comments are passed over).</exception>
     /// <exception cref="FormatException">The value cannot be read as Guid (as <see cref="GetGuid"/>), or the element is empty.</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public Guid ReadElementContentAsGuid() => ReadElementContent<Guid, GuidGetter>();
@@ -114,7 +114,7 @@ public ref partial struct BinaryXmlReader
     /// after the element). Attributes not read are passed over.
     /// </summary>
     /// <exception cref="InvalidOperationException">The reader is not on a StartElement (or is on an Array record's), or
-    /// the element holds something other than values (a child element, a comment).</exception>
+    /// the element holds something other than values (a child element; comments are passed over).</exception>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public string ReadElementContentAsString()
     {
@@ -122,33 +122,40 @@ public ref partial struct BinaryXmlReader
         // Character text closing the element, decoded and checked in one pass.
         if (TryReadCharsTextClosingElement(int.MaxValue, out string? text)) return text;
         if (TryEnterFixedTextClosingElement()) return ExitFixedTextClosingElement(GetString());
-        Read();
+        ReadContentToken();
         if (_s._tokenType == BinaryXmlTokenType.EndElement) return string.Empty;
         RequireContentValue();
         text = GetString();
-        Read();
+        ReadContentToken();
         if (_s._tokenType == BinaryXmlTokenType.EndElement) return text;
         var joined = new StringBuilder(text);
         do
         {
             RequireContentValue();
             joined.Append(GetString());
-            Read();
+            ReadContentToken();
         }
         while (_s._tokenType != BinaryXmlTokenType.EndElement);
         return joined.ToString();
+    }
+
+    /// <summary>The next token of an element's content other than a comment (XmlReader's content reads pass comments over too).</summary>
+    private void ReadContentToken()
+    {
+        do Read();
+        while (_s._tokenType == BinaryXmlTokenType.Comment);
     }
 
     private T ReadElementContent<T, TGetter>() where TGetter : struct, IValueGetter<T>
     {
         StartElementContent();
         if (TryEnterFixedTextClosingElement()) return ExitFixedTextClosingElement(TGetter.Get(in this));
-        Read();
+        ReadContentToken();
         if (_s._tokenType == BinaryXmlTokenType.EndElement)
             throw new FormatException($"The element ending at byte offset {_s._tokenStart} is empty: it has no value to read as {typeof(T).Name}.");
         RequireContentValue();
         T value = TGetter.Get(in this);
-        Read();
+        ReadContentToken();
         if (_s._tokenType != BinaryXmlTokenType.EndElement) ThrowNotOneValue();
         return value;
     }
