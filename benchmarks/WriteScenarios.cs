@@ -245,8 +245,9 @@ public class W6_SoapMessage : WriterScenario
         CreateWriters(d, session ? new XmlBinaryWriterSession() : null);
         // With a session, the bytes compared are the second message's (the body's names found in the session).
         byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write) => Support.SecondMessage(session, reset: false, write);
-        Support.GuardBytes($"W6 {Names}", Second(s => Support.WriteInBox(Soap.Write, d, s)), Second(s => Support.WriteAdapter(Soap.Write, d, s)),
-            Second(s => Support.WriteNative(Soap.Write, d, s)));
+        byte[] inBox = Second(s => Support.WriteInBox(Soap.Write, d, s)), adapter = Second(s => Support.WriteAdapter(Soap.Write, d, s));
+        Support.GuardBytes($"W6 {Names}", inBox, adapter, Second(s => Support.WriteNative(Soap.Write, d, s)));
+        Support.GuardBytes($"W6 {Names} with one-call elements", inBox, adapter, Second(s => Support.WriteNative(w => Soap.Write(w, elementValues: true), d, s)));
     }
 
     [Benchmark(Baseline = true)]
@@ -257,6 +258,10 @@ public class W6_SoapMessage : WriterScenario
 
     [Benchmark]
     public void Native() { BinaryXmlWriter w = ResetNative(); Soap.Write(w); w.Flush(); }
+
+    /// <summary>The native writer with the body's one-value elements written by <c>WriteElementValue</c> (the same bytes).</summary>
+    [Benchmark]
+    public void NativeElementValue() { BinaryXmlWriter w = ResetNative(); Soap.Write(w, elementValues: true); w.Flush(); }
 }
 
 /// <summary>W7: a writer created per message (what CoreWCF does) versus reused.</summary>
@@ -367,7 +372,14 @@ internal static class Soap
         w.WriteEndElement();
     }
 
-    public static void Write(BinaryXmlWriter w)
+    public static void Write(BinaryXmlWriter w) => Write(w, elementValues: false);
+
+    /// <summary>
+    /// The same message through the native writer; with <paramref name="elementValues"/>, the body's one-value
+    /// elements each in one call (<see cref="BinaryXmlWriter.WriteElementValue(XmlDictionaryString, XmlDictionaryString?, int)"/>;
+    /// the same bytes), as code written for the native writer would write them.
+    /// </summary>
+    public static void Write(BinaryXmlWriter w, bool elementValues)
     {
         w.WriteStartElement("s", Envelope, SoapNs);
         w.WriteXmlnsAttribute("a", WsaNs);
@@ -391,9 +403,18 @@ internal static class Soap
         {
             w.WriteStartElement("b", Order, DcNs);
             w.WriteStartElement("b", Customer, DcNs); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
-            w.WriteStartElement("b", Id, DcNs); w.WriteValue(1000 + i); w.WriteEndElement();
-            w.WriteStartElement("b", Placed, DcNs); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
-            w.WriteStartElement("b", Total, DcNs); w.WriteValue(19.95m * i); w.WriteEndElement();
+            if (elementValues)
+            {
+                w.WriteElementValue(Id, DcNs, 1000 + i);
+                w.WriteElementValue(Placed, DcNs, new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i));
+                w.WriteElementValue(Total, DcNs, 19.95m * i);
+            }
+            else
+            {
+                w.WriteStartElement("b", Id, DcNs); w.WriteValue(1000 + i); w.WriteEndElement();
+                w.WriteStartElement("b", Placed, DcNs); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
+                w.WriteStartElement("b", Total, DcNs); w.WriteValue(19.95m * i); w.WriteEndElement();
+            }
             w.WriteEndElement();
         }
         w.WriteEndElement();
