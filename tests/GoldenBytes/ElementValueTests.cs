@@ -88,6 +88,36 @@ public sealed class ElementValueTests
     }
 
     [Fact]
+    public void The_compact_mode_gets_the_bytes_of_the_three_calls()
+    {
+        // With AlwaysFoldEndElements (no in-box counterpart) the one call writes what the three calls write there.
+        var options = new BinaryXmlWriterOptions { AlwaysFoldEndElements = true };
+        var oneCall = new List<Call> { new("StartElement", [null, "r", null]) };
+        var threeCalls = new List<Call> { new("StartElement", [null, "r", null]) };
+        for (int i = 0; i < 3 * s_values.Length; i++)
+        {
+            object value = s_values[i % s_values.Length];
+            object name = i % 2 == 0 ? "v" : new DictRef(true, "item");
+            oneCall.Add(new Call("ElementValue", [null, name, null, value]));
+            threeCalls.AddRange([new Call("StartElement", [null, name, null]), new Call("Value", [value]), new Call("EndElement", [])]);
+            if (i % 5 == 4)
+            {
+                Call text = new("ElementString", [null, "t", null, new string('t', 86 + i)]);
+                oneCall.Add(text);
+                threeCalls.Add(text);
+            }
+        }
+        oneCall.Add(new Call("EndElement", []));
+        threeCalls.Add(new Call("EndElement", []));
+        var context = new ScriptContext();
+        (byte[] expected, Exception? expectedError) = WriterScript.RunNative(threeCalls, context, options);
+        (byte[] actual, Exception? actualError) = WriterScript.RunNative(oneCall, context, options);
+        Assert.Null(expectedError);
+        Assert.Null(actualError);
+        Assert.Equal(Hex.Format(expected), Hex.Format(actual));
+    }
+
+    [Fact]
     public void Names_of_every_length_are_written_as_in_box()
     {
         // One character, one of three bytes, the longest short name (41 characters) in ASCII and not, the first
