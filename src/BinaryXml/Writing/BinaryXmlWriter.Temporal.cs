@@ -46,8 +46,9 @@ public sealed partial class BinaryXmlWriter
         // UniqueId.TryGetGuid(out Guid) allocates a byte[16]; its array overload fills ours (the Guid's byte order).
         if (value.TryGetGuid(_scratch!.UniqueIdBytes, 0))
         {
-            _scratch!.UniqueIdBytes.CopyTo(BeginFixedTextNode(RecordType.UniqueIdText, 16));
-            EndFixedTextNode(16);
+            Span<byte> record = BeginTypedTextNode();
+            _scratch!.UniqueIdBytes.CopyTo(record[1..]);
+            EndTypedTextNode(FixedRecord(record, RecordType.UniqueIdText, 16));
         }
         else
         {
@@ -65,8 +66,9 @@ public sealed partial class BinaryXmlWriter
             return;
         }
         if (!BeginValue(value, static v => new UniqueId(v).ToString())) return;
-        value.TryWriteBytes(BeginFixedTextNode(RecordType.UniqueIdText, 16));
-        EndFixedTextNode(16);
+        Span<byte> record = BeginTypedTextNode();
+        value.TryWriteBytes(record[1..]);
+        EndTypedTextNode(FixedRecord(record, RecordType.UniqueIdText, 16));
     }
 
     private static int FormatDateTimeRecord(Span<byte> destination, DateTime value)

@@ -184,9 +184,9 @@ public sealed partial class BinaryXmlWriter
         }
         else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]) && TryGetKey(localName, out int key))
         {
-            Span<byte> payload = BeginFixedTextNode(RecordType.QNameDictionaryText, 1);
-            payload[0] = (byte)(prefix[0] - 'a');
-            EndFixedTextNode(1);
+            Span<byte> record = BeginTypedTextNode();
+            record[1] = (byte)(prefix[0] - 'a');
+            EndTypedTextNode(FixedRecord(record, RecordType.QNameDictionaryText, 1));
             WriteMultiByteInt31(key);
         }
         else

@@ -385,18 +385,12 @@ public sealed partial class BinaryXmlWriter : IDisposable
         _model.Reserve(reservation);
     }
 
-    /// <summary>Writes a text record that is only a type byte (Zero, One, False, True, Empty).</summary>
-    private void WriteTextNode(RecordType type)
-    {
-        BeginTextNode(1);
-        GetSpan(1)[0] = (byte)type;
-        SetTextNode(_pending);
-        _pending++;
-        _model.Advance(1);
-    }
+    /// <summary>Writes a text record that is only a type byte (Zero, One, False, True, Empty, or Dictionary before its id).</summary>
+    private void WriteTextNode(RecordType type) => EndTypedTextNode(FixedRecord(BeginTypedTextNode(), type, 0));
 
     /// <summary>
-    /// Starts a typed text record (one of the <c>Format…Record</c> rules writes it): checks the single-value rule
+    /// Starts a text record of fixed size (a <c>Format…Record</c> rule or <see cref="FixedRecord"/> writes it; every
+    /// typed value, and the one-byte records): checks the single-value rule
     /// inside attributes and returns room for the largest. <see cref="EndTypedTextNode"/> models its reservation once
     /// its size is known (.NET reserves the record it chose, then writes it).
     /// </summary>
@@ -415,24 +409,6 @@ public sealed partial class BinaryXmlWriter : IDisposable
         SetTextNode(_pending);
         _pending += size;
         _model.Advance(size);
-    }
-
-    /// <summary>Writes a text record with a fixed-size payload in one reservation, as .NET does.</summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-    private Span<byte> BeginFixedTextNode(RecordType type, int payloadSize)
-    {
-        BeginTextNode(1 + payloadSize);
-        Span<byte> span = GetSpan(1 + payloadSize);
-        span[0] = (byte)type;
-        SetTextNode(_pending);
-        return span.Slice(1, payloadSize);
-    }
-
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-    private void EndFixedTextNode(int payloadSize)
-    {
-        _pending += 1 + payloadSize;
-        _model.Advance(1 + payloadSize);
     }
 
     /// <summary>Writes the header of a Chars, Bytes or UnicodeChars record sized for <paramref name="length"/> bytes.</summary>

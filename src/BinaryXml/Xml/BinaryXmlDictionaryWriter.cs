@@ -511,8 +511,7 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
         finally
         {
             // An item that fails (a nested array, a null) ends the list after the items before it. .NET's writer leaves
-            // its list open and writes what follows into it, a document no reader accepts; pinned by
-            // DictionaryWriterContractTests.
+            // its list open and writes what follows into it, a document no reader accepts; pinned by WriterListTests.
             _writer.WriteEndList();
         }
     }
