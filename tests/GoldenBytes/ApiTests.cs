@@ -26,6 +26,44 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void A_list_valued_attribute_reads_as_its_items_in_the_native_reader()
+    {
+        // The in-box writer's list (WriteValue of an object[] inside an attribute), ending in one-byte records: the
+        // attribute's value is its items' bytes, between StartListText and EndListText, whatever comes after it.
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("e");
+            w.WriteStartAttribute("l");
+            w.WriteValue(new object[] { 7, 2.5, true });
+            w.WriteEndAttribute();
+            w.WriteAttributeString("b", "v");
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        int start = Array.IndexOf(data, (byte)0xA4), end = Array.IndexOf(data, (byte)0xA6);
+        Assert.True(start > 0 && end > start);
+
+        var r = new BinaryXmlReader(data);
+        Assert.True(r.Read());
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.Attribute, r.TokenType);
+        Assert.Equal("l", r.LocalName.ToString());
+        Assert.Equal(Convert.ToHexString(data, start + 1, end - start - 1), Convert.ToHexString(r.ValueSpan));
+        Assert.Equal("7 2.5 true", r.GetString());
+        var items = new List<string>();
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.Text, r.TokenType);
+        items.Add(r.GetString());
+        while (r.Read() && r.TokenType == BinaryXmlTokenType.Text) items.Add(r.GetString());
+        Assert.Equal(["7", "2.5", "true"], items);
+        Assert.Equal(BinaryXmlTokenType.EndList, r.TokenType);
+        Assert.True(r.Read());
+        Assert.Equal(BinaryXmlTokenType.Attribute, r.TokenType);
+        Assert.Equal("v", r.GetString());
+    }
+
+    [Fact]
     public void Stream_output_grows_for_records_larger_than_its_buffer()
     {
         // Regression: growing the stream buffer for one large record returned memory from the old, smaller buffer.

@@ -423,13 +423,22 @@ public ref partial struct BinaryXmlReader
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
         PushScope(start, prefix, local);
         int attributesStart = p;
-        if (IsAttributeRecord(p)) p = ScanAttributes(p);
+        bool declares = false;
+        if (IsAttributeRecord(p)) p = ScanAttributes(p, out declares);
         else s._attrCount = 0;
         if (p - attributesStart > s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ref ElementScope element = ref s._scopes![s._depth - 1];
-        if (s._attrCount != 0) ValidateStartTag(start, ref element);
-        else if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
+        if (s._attrCount == 0 || (s._attrCount == 1 && !declares))
+        {
+            // No declaration and at most one attribute (most start tags): no declaration or pair of attributes to check.
+            if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
+            if (s._attrCount != 0) ResolveAttributeNamespace(ref s._attributes![0]);
+        }
+        else
+        {
+            ValidateStartTag(start, ref element);
+        }
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -475,19 +484,20 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>
     /// Reads every attribute record of a start tag, validating each and its value, remembering their offsets and
-    /// pushing the namespace declarations. Returns the offset after the last one.
+    /// pushing the namespace declarations. Returns the offset after the last one; <paramref name="declares"/> is
+    /// whether the tag declares a namespace.
     /// </summary>
-    private int ScanAttributes(int p)
+    private int ScanAttributes(int p, out bool declares)
     {
         ReaderState s = _s;
         s._attrCount = 0;
+        declares = false;
         while (IsAttributeRecord(p))
         {
             EnsureCapacity(ref s._attributes, s._attrCount + 1);
             ref AttributeRecord a = ref s._attributes![s._attrCount++];
             a.Record = p;
-            a.IsXmlns = RecordTypes.GetFamily(_data[p]) == RecordFamily.XmlnsAttribute;
-            a.End = ParseAttribute(p, out a.Prefix, out a.LocalName, out a.Namespace, out a.ValueStart);
+            a.End = ParseAttribute(p, ref a);
             if (a.IsXmlns)
             {
                 EnsureCapacity(ref s._namespaces, s._namespaceCount + 1);
@@ -496,6 +506,7 @@ public ref partial struct BinaryXmlReader
                 binding.Prefix = a.Prefix;
                 binding.Namespace = a.Namespace;
                 KeepDeclared(a.Prefix, s._namespaceCount - 1, p, a.Namespace);
+                declares = true;
             }
             p = a.End;
         }
@@ -507,72 +518,83 @@ public ref partial struct BinaryXmlReader
         => p < _data.Length && RecordTypes.GetFamily(_data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute;
 
     /// <summary>
-    /// Parses one attribute record at <paramref name="start"/>. For xmlns records <paramref name="ns"/> is the
-    /// namespace; for others <paramref name="valueStart"/> is the offset of the value's text record. Returns the
-    /// offset after the record (after the whole list for a list value).
+    /// Parses one attribute record at <paramref name="start"/> into <paramref name="a"/>: its kind, names, and for an
+    /// xmlns record the declared namespace, for another its value (record, type and payload, as the attribute's token
+    /// reports them). Returns the offset after the record (after the whole list for a list value).
     /// </summary>
-    private readonly int ParseAttribute(int start, out NameRef prefix, out NameRef local, out NameRef ns, out int valueStart)
+    private readonly int ParseAttribute(int start, ref AttributeRecord a)
     {
         byte type = _data[start];
         int p = start + 1;
-        prefix = default; local = default; ns = default; valueStart = 0;
+        a.Prefix = default; a.LocalName = default; a.Namespace = default;
+        a.PayloadStart = a.PayloadLength = 0; a.ValueType = 0;
+        a.IsXmlns = RecordTypes.GetFamily(type) == RecordFamily.XmlnsAttribute;
         switch (type)
         {
             case (byte)RecordType.ShortXmlnsAttribute:
-                ns = ReadInlineString(p, out p, "namespace");
+                a.Namespace = ReadInlineString(p, out p, "namespace");
                 return p;
             case (byte)RecordType.XmlnsAttribute:
-                prefix = ReadInlineString(p, out p, "xmlns prefix");
-                ns = ReadInlineString(p, out p, "namespace");
+                a.Prefix = ReadInlineString(p, out p, "xmlns prefix");
+                a.Namespace = ReadInlineString(p, out p, "namespace");
                 return p;
             case (byte)RecordType.ShortDictionaryXmlnsAttribute:
-                ns = ReadDictionaryString(p, out p);
+                a.Namespace = ReadDictionaryString(p, out p);
                 return p;
             case (byte)RecordType.DictionaryXmlnsAttribute:
-                prefix = ReadInlineString(p, out p, "xmlns prefix");
-                ns = ReadDictionaryString(p, out p);
+                a.Prefix = ReadInlineString(p, out p, "xmlns prefix");
+                a.Namespace = ReadDictionaryString(p, out p);
                 return p;
             case (byte)RecordType.ShortAttribute:
-                local = ReadInlineString(p, out p, "attribute name");
+                a.LocalName = ReadInlineString(p, out p, "attribute name");
                 break;
             case (byte)RecordType.Attribute:
-                prefix = ReadInlineString(p, out p, "attribute prefix");
-                local = ReadInlineString(p, out p, "attribute name");
+                a.Prefix = ReadInlineString(p, out p, "attribute prefix");
+                a.LocalName = ReadInlineString(p, out p, "attribute name");
                 break;
             case (byte)RecordType.ShortDictionaryAttribute:
-                local = ReadDictionaryString(p, out p);
+                a.LocalName = ReadDictionaryString(p, out p);
                 break;
             case (byte)RecordType.DictionaryAttribute:
-                prefix = ReadInlineString(p, out p, "attribute prefix");
-                local = ReadDictionaryString(p, out p);
+                a.Prefix = ReadInlineString(p, out p, "attribute prefix");
+                a.LocalName = ReadDictionaryString(p, out p);
                 break;
             default:
-                prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
-                local = RecordTypes.HasDictionaryName(type) ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "attribute name");
+                a.Prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
+                a.LocalName = RecordTypes.HasDictionaryName(type) ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "attribute name");
                 break;
         }
-        valueStart = p;
-        return SkipAttributeValue(p);
+        return ParseAttributeValue(p, ref a);
     }
 
     private readonly NameRef DictionaryString(int p, out int next, bool trusted)
         => trusted ? ReadTrustedDictionaryString(p, out next) : ReadDictionaryString(p, out next);
 
-    /// <summary>An attribute value is exactly one plain text record, or a list (MC-NBFX 2.2.2).</summary>
-    private readonly int SkipAttributeValue(int p)
+    /// <summary>
+    /// An attribute value is exactly one plain text record, or a list (MC-NBFX 2.2.2): validated, and kept in
+    /// <paramref name="a"/> as its token reports it (a list: its items' bytes). Returns the offset after it.
+    /// </summary>
+    private readonly int ParseAttributeValue(int p, ref AttributeRecord a)
     {
         if (p >= _data.Length) Fail("The input ends before the attribute's value", p);
         byte type = _data[p];
         if (RecordTypes.GetFamily(type) != RecordFamily.Text) Fail("An attribute value must be a text record, not {0}", RecordTypes.GetName(type), p);
         if ((type & 1) != 0) Fail("{0} cannot be an attribute value", RecordTypes.GetName(type), p);
         if (type == (byte)RecordType.EndListText) Fail("An EndListText record appears outside a list", p);
-        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out _, out _, out _);
-        p++;
+        if (type != (byte)RecordType.StartListText) return ParseTextPayload(p, out a.ValueType, out a.PayloadStart, out a.PayloadLength);
+        int listStart = p + 1;
+        p = listStart;
         while (true)
         {
             if (p >= _data.Length) Fail("The input ends inside a list", p);
             byte item = _data[p];
-            if (item == (byte)RecordType.EndListText) return p + 1;
+            if (item == (byte)RecordType.EndListText)
+            {
+                a.ValueType = (byte)RecordType.StartListText;
+                a.PayloadStart = listStart;
+                a.PayloadLength = p - listStart;
+                return p + 1;
+            }
             CheckListItem(p, item);
             p = ParseTextPayload(p, out _, out _, out _);
         }
@@ -606,23 +628,35 @@ public ref partial struct BinaryXmlReader
         {
             ref AttributeRecord attribute = ref s._attributes![i];
             if (attribute.IsXmlns) continue;
-            int record = attribute.Record;
-            NameRef local = attribute.LocalName;
-            ReadOnlySpan<byte> p = NameBytes(attribute.Prefix);
-            NameRef ns = default;
-            if (!p.IsEmpty && !TryResolvePrefix(p, out ns) && s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(p), record);
-            // Kept for the attribute's token (NamespaceUri) and for the duplicate checks of the attributes after it.
-            attribute.Namespace = ns;
+            ResolveAttributeNamespace(ref attribute);
+            NameRef local = attribute.LocalName, ns = attribute.Namespace;
+            bool prefixed = attribute.Prefix.Kind != NameKind.None;
             for (int j = 0; j < i; j++)
             {
                 ref AttributeRecord other = ref s._attributes[j];
                 if (other.IsXmlns) continue;
                 if (!NameEquals(local, other.LocalName)) continue;
-                bool prefixed = !p.IsEmpty;
                 bool sameNs = prefixed == (other.Prefix.Kind != NameKind.None) && (!prefixed || NamespaceEquals(ns, other.Namespace));
-                if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", record);
+                if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", attribute.Record);
             }
         }
+    }
+
+    /// <summary>
+    /// Resolves an attribute's prefix, with its start tag's declarations in scope, and keeps it for the attribute's
+    /// token (NamespaceUri) and for the duplicate checks of the attributes after it. Without a prefix there is none
+    /// (<see cref="ParseAttribute"/> left it so); an unbound prefix is an error unless allowed.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly void ResolveAttributeNamespace(ref AttributeRecord attribute)
+    {
+        if (attribute.Prefix.Kind != NameKind.None) ResolvePrefixedAttribute(ref attribute);
+    }
+
+    private readonly void ResolvePrefixedAttribute(ref AttributeRecord attribute)
+    {
+        ReadOnlySpan<byte> p = NameBytes(attribute.Prefix);
+        if (!TryResolvePrefix(p, out attribute.Namespace) && _s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(p), attribute.Record);
     }
 
     /// <summary>
@@ -775,32 +809,28 @@ public ref partial struct BinaryXmlReader
     private void EmitAttribute(ref AttributeRecord attribute)
     {
         ReaderState s = _s;
-        ClearToken();
         int record = attribute.Record;
-        int end = attribute.End;
-        int valueStart = attribute.ValueStart;
         s._prefix = attribute.Prefix;
         s._localName = attribute.LocalName;
         s._nsValue = attribute.Namespace;
         s._tokenStart = record;
         s._recordType = _data[record];
         s._tokenDepth = s._depth;
+        // The value as the start tag's scan parsed it (none for a declaration).
+        s._valueType = attribute.ValueType;
+        s._valueStart = attribute.PayloadStart;
+        s._valueLength = attribute.PayloadLength;
         if (attribute.IsXmlns)
         {
             s._tokenType = BinaryXmlTokenType.NamespaceDeclaration;
             return;
         }
         s._tokenType = BinaryXmlTokenType.Attribute;
-        if (_data[valueStart] == (byte)RecordType.StartListText)
+        if (attribute.ValueType == (byte)RecordType.StartListText)
         {
-            s._valueType = (byte)RecordType.StartListText;
-            s._valueStart = valueStart + 1;
-            s._valueLength = end - 1 - s._valueStart;
-            s._listPos = valueStart + 1;
+            s._listPos = attribute.PayloadStart;
             s._phase = ReaderPhase.AttributeList;
-            return;
         }
-        ParseTextValue(valueStart, TextChecks.None);
     }
 
     // ---- Arrays (MC-NBFX 2.3.3) -------------------------------------------------------------------------------

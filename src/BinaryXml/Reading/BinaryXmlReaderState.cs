@@ -201,14 +201,17 @@ internal struct NamespaceBinding
 /// <summary>
 /// An attribute or xmlns record of the current start tag, parsed (and validated) once by the start tag's scan.
 /// <see cref="Namespace"/> is the declared namespace of an xmlns record, and the namespace of another attribute's
-/// prefix (resolved by the start tag's check; none without a prefix); <see cref="ValueStart"/> the offset of another
-/// attribute's value record.
+/// prefix (resolved by the start tag's check; none without a prefix); for another attribute, <see cref="ValueType"/>,
+/// <see cref="PayloadStart"/> and <see cref="PayloadLength"/> are its value as its token reports it (the value
+/// record's even type and payload; for a list, its items' bytes).
 /// </summary>
 internal struct AttributeRecord
 {
     public int Record;
     public int End;
-    public int ValueStart;
+    public int PayloadStart;
+    public int PayloadLength;
+    public byte ValueType;
     public bool IsXmlns;
     public NameRef Prefix;
     public NameRef LocalName;
