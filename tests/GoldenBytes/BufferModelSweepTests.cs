@@ -130,6 +130,34 @@ public sealed class BufferModelSweepTests
         }
     }
 
+    [Fact]
+    public void DateTime_arrays_over_a_stream_are_written_as_in_box_wherever_their_first_local_item_is()
+    {
+        // Over a stream, DateTime items without a local one are handed on as one block; with one, they go through the
+        // writer's buffer, the local ones converted. Arrays of 4,095 to 12,289 items (32 to 96 KB), with no local item,
+        // one at the first, the last or an item around a multiple of 4,096, or local items from there on.
+        foreach (int count in new[] { 4095, 4096, 4097, 8192, 8193, 12289 })
+        {
+            DateTime[] plain = Enumerable.Range(0, count).Select(i => new DateTime(2026, 1, 1, 0, 0, 0, i % 3 == 0 ? DateTimeKind.Utc : DateTimeKind.Unspecified).AddSeconds(i)).ToArray();
+            foreach (int local in new[] { -1, 0, 1, 4095, 4096, 4097, 8191, 8192, count - 1 }.Where(i => i < count).Distinct())
+            {
+                foreach (bool fromThereOn in local < 0 ? [false] : new[] { false, true })
+                {
+                    DateTime[] items = [.. plain];
+                    for (int i = Math.Max(local, 0); local >= 0 && i < (fromThereOn ? count : local + 1); i++)
+                        items[i] = new DateTime(2026, 5, 6, 7, 8, 9, DateTimeKind.Local).AddSeconds(i);
+                    AssertSame($"{count} items, first local {local}, local from there on {fromThereOn}", w =>
+                    {
+                        w.WriteStartElement("r");
+                        w.WriteArray(null, "d", null, items, 0, items.Length);
+                        w.WriteElementString("t", "after");
+                        w.WriteEndElement();
+                    });
+                }
+            }
+        }
+    }
+
     private static void AssertSame(string what, Action<XmlDictionaryWriter> calls)
     {
         var expected = new MemoryStream();

@@ -97,7 +97,9 @@ public sealed class LocalTimeZoneTests
     [Fact]
     public void Local_DateTime_items_are_written_and_read_converted_as_in_box_in_a_zone_away_from_UTC() => InNewYork(() =>
     {
-        foreach ((int count, int[] local) in new (int, int[])[] { (3, [1]), (16, [0, 9, 15]), (40, [5, 6, 7]), (700, [350]), (700, [3, 699]), (9, []), (13, [10]), (13, [12]), (2100, [2099]) })
+        foreach ((int count, int[] local) in new (int, int[])[] { (3, [1]), (16, [0, 9, 15]), (40, [5, 6, 7]), (700, [350]), (700, [3, 699]), (9, []), (13, [10]), (13, [12]), (2100, [2099]),
+            // Arrays of 32 to 96 KB, which the drop-in writer hands to its stream as one block when no item is local.
+            (4097, [4096]), (8193, [4095]), (8193, [0, 4096]), (12289, [8192, 12288]) })
         {
             DateTime[] items = Items(count, local);
             string what = $"{count} items, local at {string.Join(' ', local)}";
