@@ -74,6 +74,71 @@ public sealed class DictionaryWriterContractTests
     }
 
     [Fact]
+    public void A_string_of_another_dictionary_is_looked_up_in_the_writer_dictionary_as_in_box()
+    {
+        // DataContractSerializer names its elements with strings of its own XmlDictionary. The writer asks its static
+        // dictionary for such a string (IXmlDictionary.TryLookup(XmlDictionaryString)): a dictionary that answers by
+        // value gives its id; MC-NBFS and XmlDictionary answer only for their own strings, so it is written inline.
+        var foreign = new XmlDictionary();
+        XmlDictionaryString envelope = foreign.Add("Envelope"), body = foreign.Add("Body"), soap = foreign.Add("http://www.w3.org/2003/05/soap-envelope"), other = foreign.Add("other");
+        void Calls(XmlDictionaryWriter w)
+        {
+            w.WriteStartElement("s", envelope, soap);
+            w.WriteStartAttribute("s", body, soap);
+            w.WriteString(other);
+            w.WriteEndAttribute();
+            w.WriteStartElement(body, soap);
+            w.WriteString(envelope);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }
+        var byValue = new ByValueDictionary("Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        string mapped = Same(Calls, byValue).Hex;
+        string nbfs = Same(Calls, Soap.NbfsDictionary.Instance).Hex;
+        string own = Same(Calls, new XmlDictionary()).Hex;
+        string none = Same(Calls).Hex;
+        // The by-value dictionary's ids are used; the others write the names inline, as without a dictionary.
+        Assert.NotEqual(none, mapped);
+        Assert.Equal(none, nbfs);
+        Assert.Equal(none, own);
+
+        // The native writer asks the same way.
+        foreach (IXmlDictionary d in new IXmlDictionary[] { byValue, Soap.NbfsDictionary.Instance })
+        {
+            var output = new System.Buffers.ArrayBufferWriter<byte>();
+            using (var w = new BinaryXmlWriter(output, d))
+            {
+                w.WriteStartElement("s", envelope, soap);
+                w.WriteStartAttribute("s", body, soap);
+                w.WriteString(other);
+                w.WriteEndAttribute();
+                w.WriteStartElement(null, body, soap);
+                w.WriteString(envelope);
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            Assert.Equal(ReferenceEquals(d, byValue) ? mapped : nbfs, Hex.Format(output.WrittenSpan.ToArray()));
+        }
+    }
+
+    /// <summary>A static dictionary of a few strings that answers for any dictionary's string of the same value.</summary>
+    private sealed class ByValueDictionary : IXmlDictionary
+    {
+        private readonly XmlDictionaryString[] _strings;
+
+        public ByValueDictionary(params string[] values) => _strings = [.. values.Select((v, i) => new XmlDictionaryString(this, v, i))];
+
+        public bool TryLookup(string value, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? result)
+            => (result = Array.Find(_strings, s => s.Value == value)) is not null;
+
+        public bool TryLookup(int key, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? result)
+            => (result = key >= 0 && key < _strings.Length ? _strings[key] : null) is not null;
+
+        public bool TryLookup(XmlDictionaryString value, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? result)
+            => TryLookup(value.Value, out result);
+    }
+
+    [Fact]
     public void XmlWriter_members_write_the_same_bytes()
     {
         var dict = new XmlDictionary();
