@@ -208,7 +208,7 @@ public sealed class ApiTests
     public void Names_compare_by_value_inline_or_dictionary_ascii_or_not_and_allocate_nothing()
     {
         string longName = new('\u00e9', 200);   // 400 UTF-8 bytes: past the stack buffer
-        string[] values = ["Envelope", "envelope", "Envelop", "Envelopes", "\u00e9t\u00e9", "\u00e9t\u00e8", "et\u00e9", "\ud83d\ude00", "\ud83d", longName, longName[..199] + "e", ""];
+        string[] values = ["Envelope", "envelope", "Envelop", "Envelopes", "\u00e9t\u00e9", "\u00e9t\u00e8", "et\u00e9", "\ud83d\ude00", "\ud83d", longName, longName[..199] + "e", "", "ab", "\u00e9"];
         var dictionary = new XmlDictionary();
         foreach (string a in values)
         {

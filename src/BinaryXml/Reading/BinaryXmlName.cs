@@ -67,9 +67,10 @@ public readonly ref struct BinaryXmlName
     /// <summary>Whether UTF-8 bytes are the encoding of <paramref name="value"/> (never allocating; names are nearly always ASCII).</summary>
     private static bool Utf8Equals(ReadOnlySpan<byte> utf8, string value)
     {
-        if (AsciiText.Equals(utf8, value)) return true;
-        // Equal texts are both ASCII or both not.
-        if (Ascii.IsValid(utf8) || Ascii.IsValid(value)) return false;
+        // A character outside ASCII takes more UTF-8 bytes than UTF-16 characters (2–3 for one, 4 for a pair): the
+        // UTF-8 of a text is as long as the text only when it is all ASCII, and never shorter. Up to that length the
+        // ASCII comparison answers; a longer one must be encoded to compare.
+        if (utf8.Length <= value.Length) return AsciiText.Equals(utf8, value);
         return EncodedEquals(utf8, value);
 
         static bool EncodedEquals(ReadOnlySpan<byte> utf8, string value)
