@@ -429,16 +429,8 @@ public ref partial struct BinaryXmlReader
         if (p - attributesStart > s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
         ref ElementScope element = ref s._scopes![s._depth - 1];
-        if (s._attrCount == 0 || (s._attrCount == 1 && !declares))
-        {
-            // No declaration and at most one attribute (most start tags): no declaration or pair of attributes to check.
-            if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
-            if (s._attrCount != 0) ResolveAttributeNamespace(ref s._attributes![0]);
-        }
-        else
-        {
-            ValidateStartTag(start, ref element);
-        }
+        if (s._attrCount != 0) ValidateStartTag(start, ref element, declares);
+        else if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -603,10 +595,19 @@ public ref partial struct BinaryXmlReader
     /// <summary>
     /// Checks a start tag once all its attribute records are known: namespace declarations are well formed and
     /// unique, every prefix used is bound, and no two attributes share a local name and namespace.
+    /// <paramref name="declares"/>: whether the tag declares a namespace.
     /// </summary>
-    private readonly void ValidateStartTag(int elementStart, ref ElementScope element)
+    private readonly void ValidateStartTag(int elementStart, ref ElementScope element, bool declares)
     {
         ReaderState s = _s;
+        if (!declares && s._attrCount == 1)
+        {
+            // One attribute and no declaration (the most common start tag with an attribute): no declaration or pair
+            // of attributes to check.
+            if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+            ResolveAttributeNamespace(ref s._attributes![0]);
+            return;
+        }
         int firstNs = element.OuterNamespaceCount;
         for (int i = firstNs; i < s._namespaceCount; i++)
         {
