@@ -489,7 +489,7 @@ public ref partial struct BinaryXmlReader
             EnsureCapacity(ref s._attributes, s._attrCount + 1);
             ref AttributeRecord a = ref s._attributes![s._attrCount++];
             a.Record = p;
-            a.End = ParseAttribute(p, ref a);
+            int end = ParseAttribute(p, ref a);
             if (a.IsXmlns)
             {
                 EnsureCapacity(ref s._namespaces, s._namespaceCount + 1);
@@ -500,7 +500,7 @@ public ref partial struct BinaryXmlReader
                 KeepDeclared(a.Prefix, s._namespaceCount - 1, p, a.Namespace);
                 declares = true;
             }
-            p = a.End;
+            p = end;
         }
         return p;
     }

@@ -208,7 +208,6 @@ internal struct NamespaceBinding
 internal struct AttributeRecord
 {
     public int Record;
-    public int End;
     public int PayloadStart;
     public int PayloadLength;
     public byte ValueType;

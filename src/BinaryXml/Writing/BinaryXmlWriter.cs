@@ -520,9 +520,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             key = s.Key * 2;
             return true;
         }
-        // The static dictionary of MC-NBFS has only its own strings, found by the test above: a string of another
-        // dictionary (DataContractSerializer's names) is not asked for there again.
-        if (_dictionary is not null and not Soap.NbfsDictionary && _dictionary.TryLookup(s, out XmlDictionaryString? t))
+        if (_dictionary is not null && _dictionary.TryLookup(s, out XmlDictionaryString? t))
         {
             key = t.Key * 2;
             return true;
