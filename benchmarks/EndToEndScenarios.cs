@@ -30,6 +30,26 @@ internal sealed class MessageSetup
     public int Messages => UseSession ? SessionMessages : 1;
 
     /// <summary>
+    /// The message R5 reads: the last of one operation's messages as the in-box writer writes it, and with a session
+    /// the reader's session holding every string the writer's session added.
+    /// </summary>
+    public (byte[] Data, XmlBinaryReaderSession? Session) WriteLastMessage()
+    {
+        var stream = new MemoryStream();
+        var writerSession = UseSession ? new RecordingWriterSession() : null;
+        WriteMessages(stream, s => XmlDictionaryWriter.CreateBinaryWriter(stream, Dictionary, s, false), writerSession);
+        return (stream.ToArray().AsSpan(0, (int)stream.Position).ToArray(), writerSession?.ReaderSession);
+    }
+
+    /// <summary>Moves a reader of the message to the body's content: the envelope's start tag, the header skipped, the body's start tag.</summary>
+    public static void EnterBody(XmlDictionaryReader r)
+    {
+        r.ReadStartElement("Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        r.Skip();
+        r.ReadStartElement("Body", "http://www.w3.org/2003/05/soap-envelope");
+    }
+
+    /// <summary>
     /// Writes one operation's messages (a fresh session when there is one, or <paramref name="session"/>) through
     /// writers made by <paramref name="setOutput"/>.
     /// </summary>
@@ -133,11 +153,7 @@ public class R5_DataContractBody
     public void Setup()
     {
         _setup = new MessageSetup(Dictionary, Payload);
-        var stream = new MemoryStream();
-        var writerSession = _setup.UseSession ? new RecordingWriterSession() : null;
-        _setup.WriteMessages(stream, s => XmlDictionaryWriter.CreateBinaryWriter(stream, _setup.Dictionary, s, false), writerSession);
-        _data = stream.ToArray().AsSpan(0, (int)stream.Position).ToArray();
-        _session = writerSession?.ReaderSession;
+        (_data, _session) = _setup.WriteLastMessage();
         Support.GuardNodes($"R5 DCS {Dictionary} {Payload}", _data, _setup.Dictionary, _session);
         var serializer = new DataContractSerializer(_setup.Payload.GetType());
         string Graph(object o)
@@ -151,9 +167,7 @@ public class R5_DataContractBody
 
     private object Read(XmlDictionaryReader r)
     {
-        r.ReadStartElement("Envelope", "http://www.w3.org/2003/05/soap-envelope");
-        r.Skip();
-        r.ReadStartElement("Body", "http://www.w3.org/2003/05/soap-envelope");
+        MessageSetup.EnterBody(r);
         return _setup.Serializer.ReadObject(r)!;
     }
 
@@ -168,4 +182,57 @@ public class R5_DataContractBody
 
     [Benchmark]
     public object Adapter() => Read(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+}
+
+/// <summary>
+/// R5 (iii): the reader's share of R5 (ii), as W6 (ii) is the writer's share of W6 (i). The message of R5 (ii) read with
+/// the calls DataContractSerializer.ReadObject makes on its reader, recorded once through the in-box reader and
+/// replayed without the serializer (<see cref="ReaderCallScript"/>).
+/// </summary>
+[MemoryDiagnoser]
+public class R5_DataContractCalls
+{
+    private MessageSetup _setup = null!;
+    private byte[] _data = [];
+    private XmlBinaryReaderSession? _session;
+    private ReaderCallScript _script = null!;
+    private XmlDictionaryReader? _inBox, _adapter;
+
+    [Params("none", "nbfs", "session")]
+    public string Dictionary { get; set; } = "nbfs";
+
+    [Params("login", "location", "index")]
+    public string Payload { get; set; } = "index";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _setup = new MessageSetup(Dictionary, Payload);
+        (_data, _session) = _setup.WriteLastMessage();
+        XmlDictionaryReader recorded = Reset(XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max));
+        MessageSetup.EnterBody(recorded);
+        _script = ReaderCallScript.Record(recorded, r => _setup.Serializer.ReadObject(r));
+        long inBox = InBox(), adapter = Adapter();
+        if (inBox != _script.Checksum || adapter != _script.Checksum)
+            throw new InvalidOperationException($"R5 calls {Dictionary} {Payload}: replayed results differ (recorded {_script.Checksum}, in-box {inBox}, adapter {adapter})");
+        Console.WriteLine($"// R5 calls {Dictionary} {Payload}: {_script.Count} calls replayed, results identical");
+    }
+
+    private long Read(XmlDictionaryReader r)
+    {
+        MessageSetup.EnterBody(r);
+        return _script.Replay(r);
+    }
+
+    private XmlDictionaryReader Reset(XmlDictionaryReader r)
+    {
+        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, _session, null);
+        return r;
+    }
+
+    [Benchmark(Baseline = true)]
+    public long InBox() => Read(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+
+    [Benchmark]
+    public long Adapter() => Read(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
 }
