@@ -24,18 +24,18 @@ public class W5_Base64 : WriterScenario
         new Random(5).NextBytes(_bytes);
         _copy = new byte[Size];
         CreateWriters();
-        Support.GuardBytes($"W5 {Size}", Support.WriteInBox(Write), Support.WriteAdapter(Write), Support.WriteNative(Write));
+        Support.GuardBytes($"W5 {Size}", Support.WriteInBox(Write<CodeFor.InBox>), Support.WriteAdapter(Write<CodeFor.Adapter>), Support.WriteNative(Write));
     }
 
-    private void Write(XmlDictionaryWriter w) { w.WriteStartElement("b"); w.WriteBase64(_bytes, 0, _bytes.Length); w.WriteEndElement(); }
+    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct { w.WriteStartElement("b"); w.WriteBase64(_bytes, 0, _bytes.Length); w.WriteEndElement(); }
 
     private void Write(BinaryXmlWriter w) { w.WriteStartElement("b"); w.WriteBase64(_bytes); w.WriteEndElement(); }
 
     [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
 
     [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
 
     [Benchmark]
     public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
@@ -70,13 +70,13 @@ public class R3_Strings : ReaderScenario
         if (InBox() != Adapter() || Adapter() != Native() || InBoxChunks() != AdapterChunks()) throw new InvalidOperationException("R3: the readers disagree");
     }
 
-    private static int Read(XmlDictionaryReader r)
+    private static int Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         r.ReadStartElement("r");
         return r.ReadElementContentAsString("s", "").Length;
     }
 
-    private int ReadChunks(XmlDictionaryReader r)
+    private int ReadChunks<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         r.ReadStartElement("r");
         r.ReadStartElement("s");
@@ -90,10 +90,10 @@ public class R3_Strings : ReaderScenario
     }
 
     [Benchmark(Baseline = true)]
-    public int InBox() => Read(InBoxReader());
+    public int InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public int Adapter() => Read(AdapterReader());
+    public int Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark]
     public int Native()
@@ -109,10 +109,10 @@ public class R3_Strings : ReaderScenario
     }
 
     [Benchmark]
-    public int InBoxChunks() => ReadChunks(InBoxReader());
+    public int InBoxChunks() => ReadChunks<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public int AdapterChunks() => ReadChunks(AdapterReader());
+    public int AdapterChunks() => ReadChunks<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark]
     public int Limit() => Encoding.UTF8.GetString(_utf8).Length;
@@ -146,17 +146,17 @@ public class R3_Base64 : ReaderScenario
         }
     }
 
-    private static byte[] Read(XmlDictionaryReader r)
+    private static byte[] Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         r.ReadStartElement("r");
         return r.ReadElementContentAsBase64();
     }
 
     [Benchmark(Baseline = true)]
-    public byte[] InBox() => Read(InBoxReader());
+    public byte[] InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public byte[] Adapter() => Read(AdapterReader());
+    public byte[] Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 
     /// <summary>The Bytes records' payloads copied into a reused array (.NET's writer holds back the last 1–2 bytes
     /// of a base64 run that is not a multiple of 3 for a record of their own).</summary>
@@ -194,7 +194,7 @@ public class R6_Lifecycle : ReaderScenario
     public void Setup()
     {
         Dictionary = NbfsDictionary.Instance;
-        Data = Support.WriteInBox(Soap.Write, NbfsDictionary.Instance);
+        Data = Support.WriteInBox(Soap.Write<CodeFor.InBox>, NbfsDictionary.Instance);
         // A pipe's buffered message arrives in segments: split it in three.
         _sequence = Segments.Create(Data, 3);
         Support.GuardNodes("R6", Data, NbfsDictionary.Instance);
@@ -204,7 +204,7 @@ public class R6_Lifecycle : ReaderScenario
             throw new InvalidOperationException("R6: the readers disagree");
     }
 
-    private static int Scan(XmlDictionaryReader r)
+    private static int Scan<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         int n = 0;
         while (r.Read()) n++;
@@ -215,35 +215,35 @@ public class R6_Lifecycle : ReaderScenario
     public int NewInBox()
     {
         using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(Data, 0, Data.Length, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
-        return Scan(r);
+        return Scan<CodeFor.InBox>(r);
     }
 
     [Benchmark]
-    public int ReusedInBox() => Scan(InBoxReader());
+    public int ReusedInBox() => Scan<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
     public int NewAdapter()
     {
         using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(Data, 0, Data.Length, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
-        return Scan(r);
+        return Scan<CodeFor.Adapter>(r);
     }
 
     [Benchmark]
-    public int ReusedAdapter() => Scan(AdapterReader());
+    public int ReusedAdapter() => Scan<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark]
     public int PipeStreamInBox()
     {
         using Stream stream = PipeReader.Create(_sequence).AsStream();
         using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(stream, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
-        return Scan(r);
+        return Scan<CodeFor.InBox>(r);
     }
 
     [Benchmark]
     public int SequenceAdapter()
     {
         using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(_sequence, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
-        return Scan(r);
+        return Scan<CodeFor.Adapter>(r);
     }
 
     private BinaryXmlDictionaryReader? _sequenceReader;
@@ -253,7 +253,7 @@ public class R6_Lifecycle : ReaderScenario
     {
         _sequenceReader ??= BinaryXmlDictionaryReader.Create(_sequence, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
         _sequenceReader.SetInput(_sequence, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max, null, null);
-        return Scan(_sequenceReader);
+        return Scan<CodeFor.Adapter>(_sequenceReader);
     }
 }
 

@@ -37,14 +37,14 @@ internal sealed class MessageSetup
     {
         var stream = new MemoryStream();
         var writerSession = UseSession ? new RecordingWriterSession() : null;
-        WriteMessages(stream, s => XmlDictionaryWriter.CreateBinaryWriter(stream, Dictionary, s, false), writerSession);
+        WriteMessages<CodeFor.InBox>(stream, s => XmlDictionaryWriter.CreateBinaryWriter(stream, Dictionary, s, false), writerSession);
         return (stream.ToArray().AsSpan(0, (int)stream.Position).ToArray(), writerSession?.ReaderSession);
     }
 
     /// <summary>
     /// Moves a reader of the message to the body's content: the envelope's start tag, the header skipped, the body's
     /// start tag. <typeparamref name="TCode"/> gives each reader its own copy of these calls (see
-    /// <see cref="ReaderCallScript.Replay{TCode}"/>).
+    /// <see cref="CodeFor"/>).
     /// </summary>
     public static void EnterBody<TCode>(XmlDictionaryReader r) where TCode : struct
     {
@@ -57,16 +57,17 @@ internal sealed class MessageSetup
     /// Writes one operation's messages (a fresh session when there is one, or <paramref name="session"/>) through
     /// writers made by <paramref name="setOutput"/>.
     /// </summary>
-    public void WriteMessages(Stream stream, Func<XmlBinaryWriterSession?, XmlDictionaryWriter> setOutput, XmlBinaryWriterSession? session = null)
+    public void WriteMessages<TCode>(Stream stream, Func<XmlBinaryWriterSession?, XmlDictionaryWriter> setOutput, XmlBinaryWriterSession? session = null)
+        where TCode : struct
     {
         session ??= UseSession ? new XmlBinaryWriterSession() : null;
         for (int i = 0; i < Messages; i++)
         {
             stream.Position = 0;
             XmlDictionaryWriter w = setOutput(session);
-            Soap.WriteStart(w);
+            Soap.WriteStart<TCode>(w);
             Serializer.WriteObject(w, Payload);
-            Soap.WriteEnd(w);
+            Soap.WriteEnd<TCode>(w);
             w.Flush();
         }
     }
@@ -129,10 +130,10 @@ public class W6_EndToEnd
     }
 
     [Benchmark(Baseline = true)]
-    public void InBox() => _setup.WriteMessages(_stream, s => Reset(_inBox, s));
+    public void InBox() => _setup.WriteMessages<CodeFor.InBox>(_stream, s => Reset(_inBox, s));
 
     [Benchmark]
-    public void Adapter() => _setup.WriteMessages(_stream, s => Reset(_adapter, s));
+    public void Adapter() => _setup.WriteMessages<CodeFor.Adapter>(_stream, s => Reset(_adapter, s));
 }
 
 /// <summary>
@@ -182,10 +183,10 @@ public class R5_DataContractBody
     }
 
     [Benchmark(Baseline = true)]
-    public object InBox() => Read<ReaderCallScript.ForInBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+    public object InBox() => Read<CodeFor.InBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
 
     [Benchmark]
-    public object Adapter() => Read<ReaderCallScript.ForAdapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+    public object Adapter() => Read<CodeFor.Adapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
 }
 
 /// <summary>
@@ -214,7 +215,7 @@ public class R5_DataContractCalls
         _setup = new MessageSetup(Dictionary, Payload);
         (_data, _session) = _setup.WriteLastMessage();
         XmlDictionaryReader recorded = Reset(XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max));
-        MessageSetup.EnterBody<ReaderCallScript.ForInBox>(recorded);
+        MessageSetup.EnterBody<CodeFor.InBox>(recorded);
         _script = ReaderCallScript.Record(recorded, r => _setup.Serializer.ReadObject(r));
         long inBox = InBox(), adapter = Adapter();
         if (inBox != _script.Checksum || adapter != _script.Checksum)
@@ -235,8 +236,8 @@ public class R5_DataContractCalls
     }
 
     [Benchmark(Baseline = true)]
-    public long InBox() => Read<ReaderCallScript.ForInBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+    public long InBox() => Read<CodeFor.InBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
 
     [Benchmark]
-    public long Adapter() => Read<ReaderCallScript.ForAdapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+    public long Adapter() => Read<CodeFor.Adapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
 }

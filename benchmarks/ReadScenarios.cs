@@ -45,7 +45,7 @@ public class R1_PrimitiveElements : ReaderScenario
         if (Native() != InBox() || NativeElementContent() != InBox()) throw new InvalidOperationException("R1: the readers disagree");
     }
 
-    private static long Read(XmlDictionaryReader r)
+    private static long Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         long sum = 0;
         r.ReadStartElement("r");
@@ -55,10 +55,10 @@ public class R1_PrimitiveElements : ReaderScenario
     }
 
     [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
-    public long InBox() => Read(InBoxReader());
+    public long InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark(OperationsPerInvoke = Count)]
-    public long Adapter() => Read(AdapterReader());
+    public long Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark(OperationsPerInvoke = Count)]
     public long Native()
@@ -177,17 +177,17 @@ public class R4_Arrays : ReaderScenario
         return start;
     }
 
-    private int Read(XmlDictionaryReader r)
+    private int Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         r.ReadStartElement("r");
         return _items.Read(r);
     }
 
     [Benchmark(Baseline = true)]
-    public int InBox() => Read(InBoxReader());
+    public int InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public int Adapter() => Read(AdapterReader());
+    public int Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark]
     public int Native()
@@ -244,17 +244,17 @@ public class R4_TypedArrays : ReaderScenario
         }
     }
 
-    private Array Read(XmlDictionaryReader r)
+    private Array Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         r.ReadStartElement("r");
         return _items.ReadNew(r);
     }
 
     [Benchmark(Baseline = true)]
-    public Array InBox() => Read(InBoxReader());
+    public Array InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public Array Adapter() => Read(AdapterReader());
+    public Array Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark]
     public Array Native()
@@ -283,12 +283,12 @@ public class R5_SoapHeaders : ReaderScenario
     public void Setup()
     {
         Dictionary = NbfsDictionary.Instance;
-        Data = Support.WriteInBox(Soap.Write, NbfsDictionary.Instance);
+        Data = Support.WriteInBox(Soap.Write<CodeFor.InBox>, NbfsDictionary.Instance);
         Support.GuardNodes("R5", Data, NbfsDictionary.Instance);
         if (Native() != InBox() || Adapter() != InBox()) throw new InvalidOperationException($"R5: the readers disagree ({InBox()}, {Adapter()}, {Native()})");
     }
 
-    private static int Read(XmlDictionaryReader r)
+    private static int Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         int found = 0;
         r.ReadStartElement("Envelope", "http://www.w3.org/2003/05/soap-envelope");
@@ -302,10 +302,10 @@ public class R5_SoapHeaders : ReaderScenario
     }
 
     [Benchmark(Baseline = true)]
-    public int InBox() => Read(InBoxReader());
+    public int InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public int Adapter() => Read(AdapterReader());
+    public int Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 
     [Benchmark]
     public int Native()

@@ -50,9 +50,7 @@ internal sealed class ReaderCallScript
 
     /// <summary>
     /// Makes the recorded calls on <paramref name="r"/>, in order, and returns the checksum of their results.
-    /// <typeparamref name="TCode"/> (<see cref="ForInBox"/>, <see cref="ForAdapter"/>) gives each reader its own copy of
-    /// this loop: code shared by two readers in one process is compiled with the profile of the one that ran first
-    /// (its calls guessed and inlined for that reader's type), where an application has one reader.
+    /// <typeparamref name="TCode"/> gives each reader its own copy of this loop (<see cref="CodeFor"/>).
     /// </summary>
     public long Replay<TCode>(XmlDictionaryReader r) where TCode : struct
     {
@@ -79,12 +77,6 @@ internal sealed class ReaderCallScript
         }
         return sum;
     }
-
-    /// <summary>The replay loop compiled for the in-box reader.</summary>
-    public struct ForInBox;
-
-    /// <summary>The replay loop compiled for the drop-in reader.</summary>
-    public struct ForAdapter;
 
     private static long Result(bool value) => value ? 1 : 0;
 

@@ -21,14 +21,14 @@ public class W1_PrimitiveValues : WriterScenario
     public void Setup()
     {
         CreateWriters();
-        byte[] inBox = Support.WriteInBox(Write), adapter = Support.WriteAdapter(Write);
+        byte[] inBox = Support.WriteInBox(Write<CodeFor.InBox>), adapter = Support.WriteAdapter(Write<CodeFor.Adapter>);
         Support.GuardBytes($"W1 {Kind}", inBox, adapter, Support.WriteNative(Write));
         Support.GuardBytes($"W1 {Kind} in one call", inBox, adapter, Support.WriteNative(WriteElementValues));
     }
 
     // The kind is chosen once per message, not per element: the loops time the writer's calls, not a string switch
     // (runs before 42 compared the string in every iteration, a cost added to all three writers alike).
-    private void Write(XmlDictionaryWriter w)
+    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         w.WriteStartElement("r");
         switch (Kind)
@@ -69,10 +69,10 @@ public class W1_PrimitiveValues : WriterScenario
     }
 
     [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
 
     [Benchmark(OperationsPerInvoke = Count)]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
 
     [Benchmark(OperationsPerInvoke = Count)]
     public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
@@ -153,12 +153,12 @@ public class W3_Names : WriterScenario
         // With a session, the bytes compared are the second message's: names found in the session, or added again
         // after a reset.
         byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write) => Support.SecondMessage(session, _newSession, write);
-        Support.GuardBytes($"W3 {Names}", Second(s => Support.WriteInBox(Write, dictionary, s)), Second(s => Support.WriteAdapter(Write, dictionary, s)),
+        Support.GuardBytes($"W3 {Names}", Second(s => Support.WriteInBox(Write<CodeFor.InBox>, dictionary, s)), Second(s => Support.WriteAdapter(Write<CodeFor.Adapter>, dictionary, s)),
             Second(s => Support.WriteNative(Write, dictionary, s)));
     }
 
     // The kind of name is chosen once per message, not per element (see W1).
-    private void Write(XmlDictionaryWriter w)
+    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         w.WriteStartElement("r", _ns.Value);
         if (Names == "inline") for (int i = 0; i < Count; i++) { w.WriteStartElement(_strings[i & 15], _ns.Value); w.WriteEndElement(); }
@@ -180,10 +180,10 @@ public class W3_Names : WriterScenario
     }
 
     [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
-    public void InBox() { NewSession(); XmlDictionaryWriter w = ResetInBox(); Write(w); w.Flush(); }
+    public void InBox() { NewSession(); XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
 
     [Benchmark(OperationsPerInvoke = Count)]
-    public void Adapter() { NewSession(); XmlDictionaryWriter w = ResetAdapter(); Write(w); w.Flush(); }
+    public void Adapter() { NewSession(); XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
 
     [Benchmark(OperationsPerInvoke = Count)]
     public void Native() { NewSession(); BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
@@ -245,16 +245,16 @@ public class W6_SoapMessage : WriterScenario
         CreateWriters(d, session ? new XmlBinaryWriterSession() : null);
         // With a session, the bytes compared are the second message's (the body's names found in the session).
         byte[] Second(Func<XmlBinaryWriterSession?, byte[]> write) => Support.SecondMessage(session, reset: false, write);
-        byte[] inBox = Second(s => Support.WriteInBox(Soap.Write, d, s)), adapter = Second(s => Support.WriteAdapter(Soap.Write, d, s));
+        byte[] inBox = Second(s => Support.WriteInBox(Soap.Write<CodeFor.InBox>, d, s)), adapter = Second(s => Support.WriteAdapter(Soap.Write<CodeFor.Adapter>, d, s));
         Support.GuardBytes($"W6 {Names}", inBox, adapter, Second(s => Support.WriteNative(Soap.Write, d, s)));
         Support.GuardBytes($"W6 {Names} with one-call elements", inBox, adapter, Second(s => Support.WriteNative(w => Soap.Write(w, elementValues: true), d, s)));
     }
 
     [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Soap.Write(w); w.Flush(); }
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Soap.Write<CodeFor.InBox>(w); w.Flush(); }
 
     [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Soap.Write(w); w.Flush(); }
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Soap.Write<CodeFor.Adapter>(w); w.Flush(); }
 
     [Benchmark]
     public void Native() { BinaryXmlWriter w = ResetNative(); Soap.Write(w); w.Flush(); }
@@ -272,7 +272,7 @@ public class W7_CreatePerMessage : WriterScenario
     public void Setup()
     {
         CreateWriters(NbfsDictionary.Instance);
-        Support.GuardBytes("W7", Support.WriteInBox(Soap.Write, NbfsDictionary.Instance), Support.WriteAdapter(Soap.Write, NbfsDictionary.Instance), Support.WriteNative(Soap.Write, NbfsDictionary.Instance));
+        Support.GuardBytes("W7", Support.WriteInBox(Soap.Write<CodeFor.InBox>, NbfsDictionary.Instance), Support.WriteAdapter(Soap.Write<CodeFor.Adapter>, NbfsDictionary.Instance), Support.WriteNative(Soap.Write, NbfsDictionary.Instance));
     }
 
     [Benchmark(Baseline = true)]
@@ -280,7 +280,7 @@ public class W7_CreatePerMessage : WriterScenario
     {
         Stream.Position = 0;
         using XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(Stream, NbfsDictionary.Instance, null, false);
-        Soap.Write(w);
+        Soap.Write<CodeFor.InBox>(w);
     }
 
     [Benchmark]
@@ -288,7 +288,7 @@ public class W7_CreatePerMessage : WriterScenario
     {
         Stream.Position = 0;
         using XmlDictionaryWriter w = BinaryXmlDictionaryWriter.Create(Stream, NbfsDictionary.Instance, null, false);
-        Soap.Write(w);
+        Soap.Write<CodeFor.Adapter>(w);
     }
 
     [Benchmark]
@@ -320,15 +320,15 @@ internal static class Soap
         Id = s_body.Add("Id"), Placed = s_body.Add("Placed"), Total = s_body.Add("Total");
     private static readonly string[] s_customers = Enumerable.Range(0, 4).Select(i => "Customer name " + i).ToArray();
 
-    public static void Write(XmlDictionaryWriter w)
+    public static void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
-        WriteStart(w);
-        WriteOrders(w);
-        WriteEnd(w);
+        WriteStart<TCode>(w);
+        WriteOrders<TCode>(w);
+        WriteEnd<TCode>(w);
     }
 
     /// <summary>The envelope, its WS-Addressing headers and the start of the body.</summary>
-    public static void WriteStart(XmlDictionaryWriter w)
+    public static void WriteStart<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         w.WriteStartElement("s", Envelope, SoapNs);
         w.WriteXmlnsAttribute("a", WsaNs);
@@ -347,7 +347,7 @@ internal static class Soap
         w.WriteStartElement("s", Body, SoapNs);
     }
 
-    private static void WriteOrders(XmlDictionaryWriter w)
+    private static void WriteOrders<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         w.WriteStartElement(GetOrdersResponse, Tempuri);
         w.WriteStartElement(GetOrdersResult, Tempuri);
@@ -366,7 +366,7 @@ internal static class Soap
     }
 
     /// <summary>Closes the body and the envelope.</summary>
-    public static void WriteEnd(XmlDictionaryWriter w)
+    public static void WriteEnd<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         w.WriteEndElement();
         w.WriteEndElement();
