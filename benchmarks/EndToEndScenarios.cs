@@ -137,30 +137,55 @@ public class W6_EndToEnd
 }
 
 /// <summary>
+/// The message R5 (ii) and (iii) read (the last of W6's messages of an operation), and a reused in-box and drop-in
+/// reader set to it.
+/// </summary>
+public abstract class DataContractReadScenario
+{
+    private protected MessageSetup Setup = null!;
+    private protected byte[] Data = [];
+    private protected XmlBinaryReaderSession? Session;
+    private XmlDictionaryReader? _inBox, _adapter;
+
+    /// <summary>The dictionaries: none, MC-NBFS, or MC-NBFS and a session.</summary>
+    [Params("none", "nbfs", "session")]
+    public string Dictionary { get; set; } = "nbfs";
+
+    /// <summary>The DataContractSerializer payload of the body.</summary>
+    [Params("login", "location", "index")]
+    public string Payload { get; set; } = "index";
+
+    /// <summary>Writes the message and checks that both readers see the same nodes.</summary>
+    private protected void WriteMessage(string scenario)
+    {
+        Setup = new MessageSetup(Dictionary, Payload);
+        (Data, Session) = Setup.WriteLastMessage();
+        Support.GuardNodes($"{scenario} {Dictionary} {Payload}", Data, Setup.Dictionary, Session);
+    }
+
+    private protected XmlDictionaryReader Reset(XmlDictionaryReader r)
+    {
+        ((IXmlBinaryReaderInitializer)r).SetInput(Data, 0, Data.Length, Setup.Dictionary, XmlDictionaryReaderQuotas.Max, Session, null);
+        return r;
+    }
+
+    private protected XmlDictionaryReader InBoxReader() => Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(Data, XmlDictionaryReaderQuotas.Max));
+
+    private protected XmlDictionaryReader AdapterReader() => Reset(_adapter ??= BinaryXmlDictionaryReader.Create(Data, 0, Data.Length, null, XmlDictionaryReaderQuotas.Max));
+}
+
+/// <summary>
 /// R5 (ii): DataContractSerializer.ReadObject of the body of a SOAP message (headers skipped). With "session", the
 /// last of W6's 100 messages of a session, read with a reader session holding the strings the writer's session added.
 /// </summary>
 [MemoryDiagnoser]
-public class R5_DataContractBody
+public class R5_DataContractBody : DataContractReadScenario
 {
-    private MessageSetup _setup = null!;
-    private byte[] _data = [];
-    private XmlBinaryReaderSession? _session;
-    private XmlDictionaryReader? _inBox, _adapter;
-
-    [Params("none", "nbfs", "session")]
-    public string Dictionary { get; set; } = "nbfs";
-
-    [Params("login", "location", "index")]
-    public string Payload { get; set; } = "index";
-
     [GlobalSetup]
-    public void Setup()
+    public void GlobalSetup()
     {
-        _setup = new MessageSetup(Dictionary, Payload);
-        (_data, _session) = _setup.WriteLastMessage();
-        Support.GuardNodes($"R5 DCS {Dictionary} {Payload}", _data, _setup.Dictionary, _session);
-        var serializer = new DataContractSerializer(_setup.Payload.GetType());
+        WriteMessage("R5 DCS");
+        var serializer = new DataContractSerializer(Setup.Payload.GetType());
         string Graph(object o)
         {
             var s = new MemoryStream();
@@ -173,20 +198,14 @@ public class R5_DataContractBody
     private object Read<TCode>(XmlDictionaryReader r) where TCode : struct
     {
         MessageSetup.EnterBody<TCode>(r);
-        return _setup.Serializer.ReadObject(r)!;
-    }
-
-    private XmlDictionaryReader Reset(XmlDictionaryReader r)
-    {
-        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, _session, null);
-        return r;
+        return Setup.Serializer.ReadObject(r)!;
     }
 
     [Benchmark(Baseline = true)]
-    public object InBox() => Read<CodeFor.InBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+    public object InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public object Adapter() => Read<CodeFor.Adapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+    public object Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 }
 
 /// <summary>
@@ -195,28 +214,17 @@ public class R5_DataContractBody
 /// replayed without the serializer (<see cref="ReaderCallScript"/>).
 /// </summary>
 [MemoryDiagnoser]
-public class R5_DataContractCalls
+public class R5_DataContractCalls : DataContractReadScenario
 {
-    private MessageSetup _setup = null!;
-    private byte[] _data = [];
-    private XmlBinaryReaderSession? _session;
     private ReaderCallScript _script = null!;
-    private XmlDictionaryReader? _inBox, _adapter;
-
-    [Params("none", "nbfs", "session")]
-    public string Dictionary { get; set; } = "nbfs";
-
-    [Params("login", "location", "index")]
-    public string Payload { get; set; } = "index";
 
     [GlobalSetup]
-    public void Setup()
+    public void GlobalSetup()
     {
-        _setup = new MessageSetup(Dictionary, Payload);
-        (_data, _session) = _setup.WriteLastMessage();
-        XmlDictionaryReader recorded = Reset(XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max));
+        WriteMessage("R5 calls");
+        XmlDictionaryReader recorded = Reset(XmlDictionaryReader.CreateBinaryReader(Data, XmlDictionaryReaderQuotas.Max));
         MessageSetup.EnterBody<CodeFor.InBox>(recorded);
-        _script = ReaderCallScript.Record(recorded, r => _setup.Serializer.ReadObject(r));
+        _script = ReaderCallScript.Record(recorded, r => Setup.Serializer.ReadObject(r));
         long inBox = InBox(), adapter = Adapter();
         if (inBox != _script.Checksum || adapter != _script.Checksum)
             throw new InvalidOperationException($"R5 calls {Dictionary} {Payload}: replayed results differ (recorded {_script.Checksum}, in-box {inBox}, adapter {adapter})");
@@ -229,15 +237,9 @@ public class R5_DataContractCalls
         return _script.Replay<TCode>(r);
     }
 
-    private XmlDictionaryReader Reset(XmlDictionaryReader r)
-    {
-        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, _session, null);
-        return r;
-    }
-
     [Benchmark(Baseline = true)]
-    public long InBox() => Read<CodeFor.InBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+    public long InBox() => Read<CodeFor.InBox>(InBoxReader());
 
     [Benchmark]
-    public long Adapter() => Read<CodeFor.Adapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+    public long Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 }
