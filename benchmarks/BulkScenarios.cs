@@ -305,12 +305,9 @@ public class Scaling
         _items = 1;
         int one = Write();
         _items = 1001;
-        double perItem = (Write() - one) / 1000.0;
-        _items = Math.Max(1, (int)Math.Round((Bytes - one) / perItem) + 1);
-        for (int pass = 0; pass < 4; pass++)
+        for (int pass = 0; pass < 5; pass++)
         {
-            int written = Write();
-            perItem = (double)(written - one) / Math.Max(1, _items - 1);
+            double perItem = (double)(Write() - one) / Math.Max(1, _items - 1);
             int next = Math.Max(1, (int)Math.Round((Bytes - one) / perItem) + 1);
             if (next == _items) break;
             _items = next;

@@ -185,11 +185,10 @@ public class R5_DataContractBody : DataContractReadScenario
     public void GlobalSetup()
     {
         WriteMessage("R5 DCS");
-        var serializer = new DataContractSerializer(Setup.Payload.GetType());
         string Graph(object o)
         {
             var s = new MemoryStream();
-            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(s)) serializer.WriteObject(w, o);
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(s)) Setup.Serializer.WriteObject(w, o);
             return Convert.ToHexString(s.ToArray());
         }
         if (Graph(InBox()) != Graph(Adapter())) throw new InvalidOperationException("R5 DCS: the readers return different graphs");
