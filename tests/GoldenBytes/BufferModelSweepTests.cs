@@ -84,6 +84,55 @@ public sealed class BufferModelSweepTests
     }
 
     [Fact]
+    public void Small_arrays_at_every_buffer_position_fold_as_in_box()
+    {
+        // An array's header (the element, its end, the item type and the count) is written in fewer buffer requests
+        // than .NET makes when the start tag declares nothing; the model must still move as .NET's buffer does. Counts
+        // whose MultiByteInt31 takes one and two bytes, names around the short-name limit, a prefix, a declaration (the
+        // general path), each followed by text whose end folds or not by where the buffer is.
+        string shortName = "é" + new string('n', 40), longName = new('m', 42);
+        int[] ints = [1, 2, 3];
+        bool[] bools = Enumerable.Range(0, 128).Select(i => i % 3 == 0).ToArray();
+        double[] doubles = [0.25, 1.25];
+        Guid[] guids = [new Guid("00112233-4455-6677-8899-aabbccddeeff")];
+        // Text of 86 to 170 characters reserves its payload (3 bytes a character) apart from its header: with the
+        // lengths below, the fold of its end element turns on each byte of the array's record before it.
+        foreach (int textLength in new[] { 86, 120, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170 })
+        for (int padding = 0; padding < 530; padding++)
+        {
+            int pad = padding;
+            string text = new('t', textLength);
+            AssertSame($"padding {pad}, text {textLength}", w =>
+            {
+                void Text()
+                {
+                    w.WriteStartElement("t");
+                    w.WriteString(text);
+                    w.WriteEndElement();
+                }
+                w.WriteStartElement("p", "root", "urn:p");
+                // Each array from a flushed buffer and the padding (a flush later in a run would leave every padding
+                // at the same position), then text whose end element folds or not by where the array left the buffer.
+                for (int i = 0; i < 10; i++)
+                {
+                    w.Flush();
+                    PadSmall(w, pad);
+                    switch (i % 5)
+                    {
+                        case 0: w.WriteArray(null, "a", null, ints, 0, 1 + i % 3); break;
+                        case 1: w.WriteArray(null, shortName, null, bools, 0, 127 + i % 2); break;
+                        case 2: w.WriteArray("p", longName, "urn:p", doubles, 0, doubles.Length); break;
+                        case 3: w.WriteArray(null, "b", "urn:declared", guids, 0, 1); break;
+                        default: w.WriteArray(s_dictionaryNames[1].Value, s_dictionaryNames[2], s_dictionaryNames[0], ints, 0, 1); break;
+                    }
+                    Text();
+                }
+                w.WriteEndElement();
+            });
+        }
+    }
+
+    [Fact]
     public void Blocks_around_the_stream_pass_through_size_are_written_as_in_box()
     {
         // Over a stream, blocks from 2 KB on go to it directly; the bytes (and the fold of the end element into the
@@ -156,6 +205,21 @@ public sealed class BufferModelSweepTests
                 }
             }
         }
+    }
+
+    /// <summary>
+    /// Moves .NET's buffer about <paramref name="bytes"/> bytes on with records of 4, 5 and 6 bytes whose reservations
+    /// are as small (a one-letter name, a bool, an Int8 and an Int16 value), so that every position, up to the buffer's
+    /// last bytes, is reached without a flush on the way.
+    /// </summary>
+    private static void PadSmall(XmlDictionaryWriter w, int bytes)
+    {
+        // 4a + 5b + 6c bytes: b and c (0 or 1) by the remainder, the rest in 4-byte records.
+        int rest = bytes % 4;
+        bool five = rest is 1 or 3, six = rest is 2 or 3;
+        if (five) { w.WriteStartElement("q"); w.WriteValue(100); w.WriteEndElement(); }
+        if (six) { w.WriteStartElement("q"); w.WriteValue(1000); w.WriteEndElement(); }
+        for (int i = (five ? 5 : 0) + (six ? 6 : 0); i + 4 <= bytes; i += 4) { w.WriteStartElement("q"); w.WriteValue(true); w.WriteEndElement(); }
     }
 
     private static void AssertSame(string what, Action<XmlDictionaryWriter> calls)

@@ -17,6 +17,7 @@ public sealed class WriterMisuseTests
     [InlineData("element string after close", "ElementString(null, \"a\", null, \"x\"); Close(); ElementString(null, \"b\", null, \"y\")", typeof(InvalidOperationException))]
     [InlineData("element string in an attribute", "StartElement(null, \"a\", null); StartAttribute(null, \"x\", null); ElementString(null, \"b\", null, \"y\")", typeof(InvalidOperationException))]
     [InlineData("array of two at the top of a document", "StartDocument(); Array(null, \"a\", null, int[1, 2])", typeof(InvalidOperationException))]
+    [InlineData("element after an array of one as the root", "StartDocument(); Array(null, \"a\", null, int[1]); StartElement(null, \"b\", null)", typeof(InvalidOperationException))]
     [InlineData("end document without root", "StartDocument(); EndDocument()", typeof(InvalidOperationException))]
     [InlineData("start document twice", "StartDocument(); StartDocument()", typeof(InvalidOperationException))]
     [InlineData("write after close", "StartElement(null, \"a\", null); Close(); StartElement(null, \"b\", null)", typeof(InvalidOperationException))]

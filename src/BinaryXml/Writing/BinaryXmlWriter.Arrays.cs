@@ -154,10 +154,36 @@ public sealed partial class BinaryXmlWriter
         AutoComplete(WriteState.Content);
         WriteNode(RecordType.Array);
         WriteStartElement(prefix, localName, ns);
+        if (_writeState == WriteState.Element && !_nsMgr.HasScopeWork)
+        {
+            // The start tag declared nothing (the common case): its end, the item type and the count in one buffer
+            // request, modelled as .NET's three writes.
+            WriteArrayHeader(itemType, count);
+            ExitPlainScope();
+            return true;
+        }
         WriteEndElement();
         WriteNode(itemType);
         WriteMultiByteInt31(count);
         return true;
+    }
+
+    /// <summary>
+    /// Writes EndElement, the item type and the count after an array's start tag with nothing to declare, as
+    /// <see cref="WriteEndElement"/>, <see cref="WriteNode"/> and <see cref="WriteMultiByteInt31"/> write them (the
+    /// start tag left no text record to fold into).
+    /// </summary>
+    private void WriteArrayHeader(RecordType itemType, int count)
+    {
+        _model.WriteNodeType(0);
+        _model.WriteNodeType(0);
+        _model.Reserve(MultiByteInt31.MaxLength);
+        Span<byte> span = GetSpan(2 + MultiByteInt31.MaxLength);
+        span[0] = (byte)RecordType.EndElement;
+        span[1] = (byte)itemType;
+        int n = MultiByteInt31.Write(span.Slice(2), count);
+        _model.Advance(n);
+        _pending += 2 + n;
     }
 
     /// <summary>Writes the items as one block copy (.NET: one <c>WriteBytes</c>, past its buffer from 512 bytes).</summary>
