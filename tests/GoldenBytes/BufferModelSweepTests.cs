@@ -133,6 +133,55 @@ public sealed class BufferModelSweepTests
     }
 
     [Fact]
+    public void Array_headers_fit_in_output_memory_given_exactly_as_asked()
+    {
+        // The native writer asks its output for room for a record and what it writes with it at once; output memory of
+        // exactly the size asked for leaves no slack for a header written past its request. Runs of arrays with one
+        // kind of start tag (a short name in the default namespace, and one the general path takes) put their
+        // headers on every byte of a chunk's end (a larger request between them would move every chunk's end).
+        int[] ints = [1, 2, 3];
+        foreach (string? ns in new[] { null, "" })
+        {
+            for (int pad = 0; pad < 300; pad++)
+            {
+                // Three UTF-8 bytes a character fill the name's reservation, leaving nothing after it but what was asked.
+                string name = ns is null ? "a" : "日本日本日";
+                var expected = new MemoryStream();
+                using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, null, null, false))
+                {
+                    inBox.WriteStartElement("r");
+                    inBox.WriteElementString("pad", new string('x', pad % 100) + new string('y', pad / 100));
+                    for (int i = 0; i < 60; i++) inBox.WriteArray(null, name, ns, ints, 0, 1 + i % 3);
+                    inBox.WriteEndElement();
+                }
+                var output = new ExactBufferWriter();
+                var ours = new BinaryXmlWriter(output);
+                ours.WriteStartElement("r");
+                ours.WriteElementString("pad", new string('x', pad % 100) + new string('y', pad / 100));
+                for (int i = 0; i < 60; i++) ours.WriteArray(null, name, ns, ints.AsSpan(0, 1 + i % 3));
+                ours.WriteEndElement();
+                ours.Flush();
+                Assert.True(expected.ToArray().AsSpan().SequenceEqual(output.Written), $"namespace {ns ?? "null"}, padding {pad}");
+            }
+        }
+    }
+
+    /// <summary>An <see cref="System.Buffers.IBufferWriter{T}"/> whose memory is exactly the size asked for.</summary>
+    private sealed class ExactBufferWriter : System.Buffers.IBufferWriter<byte>
+    {
+        private readonly List<byte> _written = [];
+        private byte[] _block = [];
+
+        public byte[] Written => [.. _written];
+
+        public void Advance(int count) => _written.AddRange(_block.AsSpan(0, count).ToArray());
+
+        public Memory<byte> GetMemory(int sizeHint = 0) => _block = new byte[Math.Max(sizeHint, 1)];
+
+        public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
+    }
+
+    [Fact]
     public void Blocks_around_the_stream_pass_through_size_are_written_as_in_box()
     {
         // Over a stream, blocks from 2 KB on go to it directly; the bytes (and the fold of the end element into the

@@ -151,14 +151,25 @@ public sealed partial class BinaryXmlWriter
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
         if (_documentState == DocumentState.Document && count > 1 && _nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
         if (_writeState == WriteState.Attribute) ThrowHelper.ThrowWrongState("WriteStartElement", WriteState.Attribute);
+        if (prefix is null && ns is null && localName is not null && IsShortName(localName.Length) && CanStartPlainElement)
+        {
+            // A short name in the default namespace with nothing pending (as WriteStartElement(localName) takes it):
+            // the element's record, its end, the item type and the count in one buffer request (the start tag before
+            // it, if open, has nothing to declare).
+            WriteNode(RecordType.Array);
+            _nsMgr.EnterScope();
+            WriteArrayHeader(WriteNodeWithShortName(RecordType.ShortElement, localName, ArrayHeaderSize), itemType, count);
+            ExitPlainScope();
+            return true;
+        }
         AutoComplete(WriteState.Content);
         WriteNode(RecordType.Array);
-        WriteStartElement(prefix, localName, ns);
+        WriteStartElement(prefix, localName!, ns);
         if (_writeState == WriteState.Element && !_nsMgr.HasScopeWork)
         {
             // The start tag declared nothing (the common case): its end, the item type and the count in one buffer
-            // request, modelled as .NET's three writes.
-            WriteArrayHeader(itemType, count);
+            // request.
+            WriteArrayHeader(GetSpan(ArrayHeaderSize), itemType, count);
             ExitPlainScope();
             return true;
         }
@@ -168,17 +179,20 @@ public sealed partial class BinaryXmlWriter
         return true;
     }
 
+    /// <summary>The most bytes <see cref="WriteArrayHeader"/> writes.</summary>
+    private const int ArrayHeaderSize = 2 + MultiByteInt31.MaxLength;
+
     /// <summary>
-    /// Writes EndElement, the item type and the count after an array's start tag with nothing to declare, as
-    /// <see cref="WriteEndElement"/>, <see cref="WriteNode"/> and <see cref="WriteMultiByteInt31"/> write them (the
-    /// start tag left no text record to fold into).
+    /// Writes EndElement, the item type and the count into <paramref name="span"/> (at least
+    /// <see cref="ArrayHeaderSize"/> bytes) after an array's start tag with nothing to declare, modelled as .NET's
+    /// <c>WriteEndElement</c>, <c>WriteNode</c> and <c>WriteMultiByteInt31</c> (the start tag left no text record to
+    /// fold into).
     /// </summary>
-    private void WriteArrayHeader(RecordType itemType, int count)
+    private void WriteArrayHeader(Span<byte> span, RecordType itemType, int count)
     {
         _model.WriteNodeType(0);
         _model.WriteNodeType(0);
         _model.Reserve(MultiByteInt31.MaxLength);
-        Span<byte> span = GetSpan(2 + MultiByteInt31.MaxLength);
         span[0] = (byte)RecordType.EndElement;
         span[1] = (byte)itemType;
         int n = MultiByteInt31.Write(span.Slice(2), count);
