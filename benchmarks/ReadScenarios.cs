@@ -143,8 +143,10 @@ public class R2_Scan : ReaderScenario
 [MemoryDiagnoser]
 public class R4_Arrays : ReaderScenario
 {
-    [Params(16, 1024, 1 << 20)]
+    [ParamsSource(nameof(Counts))]
     public int Items { get; set; } = 1024;
+
+    public static IEnumerable<int> Counts => ArrayItems.Counts;
 
     [ParamsSource(nameof(Types))]
     public string Type { get; set; } = "double";
@@ -214,8 +216,10 @@ public class R4_Arrays : ReaderScenario
 [MemoryDiagnoser]
 public class R4_TypedArrays : ReaderScenario
 {
-    [Params(16, 1024, 1 << 20)]
+    [ParamsSource(nameof(Counts))]
     public int Items { get; set; } = 1024;
+
+    public static IEnumerable<int> Counts => ArrayItems.Counts;
 
     [ParamsSource(nameof(Types))]
     public string Type { get; set; } = "double";

@@ -193,8 +193,10 @@ public class W3_Names : WriterScenario
 [MemoryDiagnoser]
 public class W4_Arrays : WriterScenario
 {
-    [Params(16, 1024, 1 << 20)]
+    [ParamsSource(nameof(Counts))]
     public int Items { get; set; } = 1024;
+
+    public static IEnumerable<int> Counts => ArrayItems.Counts;
 
     [ParamsSource(nameof(Types))]
     public string Type { get; set; } = "double";
