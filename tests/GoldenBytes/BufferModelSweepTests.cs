@@ -98,37 +98,40 @@ public sealed class BufferModelSweepTests
         // Text of 86 to 170 characters reserves its payload (3 bytes a character) apart from its header: with the
         // lengths below, the fold of its end element turns on each byte of the array's record before it.
         foreach (int textLength in new[] { 86, 120, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170 })
-        for (int padding = 0; padding < 530; padding++)
         {
-            int pad = padding;
-            string text = new('t', textLength);
-            AssertSame($"padding {pad}, text {textLength}", w =>
+            for (int padding = 0; padding < 530; padding++)
             {
-                void Text()
+                int pad = padding;
+                string text = new('t', textLength);
+                AssertSame($"padding {pad}, text {textLength}", w =>
                 {
-                    w.WriteStartElement("t");
-                    w.WriteString(text);
-                    w.WriteEndElement();
-                }
-                w.WriteStartElement("p", "root", "urn:p");
-                // Each array from a flushed buffer and the padding (a flush later in a run would leave every padding
-                // at the same position), then text whose end element folds or not by where the array left the buffer.
-                for (int i = 0; i < 10; i++)
-                {
-                    w.Flush();
-                    PadSmall(w, pad);
-                    switch (i % 5)
+                    void Text()
                     {
-                        case 0: w.WriteArray(null, "a", null, ints, 0, 1 + i % 3); break;
-                        case 1: w.WriteArray(null, shortName, null, bools, 0, 127 + i % 2); break;
-                        case 2: w.WriteArray("p", longName, "urn:p", doubles, 0, doubles.Length); break;
-                        case 3: w.WriteArray(null, "b", "urn:declared", guids, 0, 1); break;
-                        default: w.WriteArray(s_dictionaryNames[1].Value, s_dictionaryNames[2], s_dictionaryNames[0], ints, 0, 1); break;
+                        w.WriteStartElement("t");
+                        w.WriteString(text);
+                        w.WriteEndElement();
                     }
-                    Text();
-                }
-                w.WriteEndElement();
-            });
+                    w.WriteStartElement("p", "root", "urn:p");
+                    // Each array from a flushed buffer and the padding (a flush later in a run would leave every
+                    // padding at the same position), then text whose end element folds or not by where the array left
+                    // the buffer.
+                    for (int i = 0; i < 10; i++)
+                    {
+                        w.Flush();
+                        PadSmall(w, pad);
+                        switch (i % 5)
+                        {
+                            case 0: w.WriteArray(null, "a", null, ints, 0, 1 + i % 3); break;
+                            case 1: w.WriteArray(null, shortName, null, bools, 0, 127 + i % 2); break;
+                            case 2: w.WriteArray("p", longName, "urn:p", doubles, 0, doubles.Length); break;
+                            case 3: w.WriteArray(null, "b", "urn:declared", guids, 0, 1); break;
+                            default: w.WriteArray(s_dictionaryNames[1].Value, s_dictionaryNames[2], s_dictionaryNames[0], ints, 0, 1); break;
+                        }
+                        Text();
+                    }
+                    w.WriteEndElement();
+                });
+            }
         }
     }
 
