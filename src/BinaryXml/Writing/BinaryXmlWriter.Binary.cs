@@ -43,8 +43,11 @@ public sealed partial class BinaryXmlWriter
                 StartContent();
                 WriteBase64Node(TrailBytes.AsSpan(0, _trailByteCount), body);
             }
+            // The bytes held back (at most two) one by one: a block copy's call and span here cost more than the
+            // copy (the caller's inlining budget is spent by then).
             _trailByteCount = total - emit;
-            data[^_trailByteCount..].CopyTo(TrailBytes);
+            byte[] kept = TrailBytes;
+            for (int i = 0, from = data.Length - _trailByteCount; i < _trailByteCount; i++) kept[i] = data[from + i];
         }
         else
         {
