@@ -15,6 +15,7 @@ public sealed class BufferModelSweepTests
 {
     private static readonly XmlDictionary s_dictionary = new();
     private static readonly XmlDictionaryString[] s_dictionaryNames = [s_dictionary.Add("urn:sweep"), s_dictionary.Add("item"), s_dictionary.Add("attr")];
+    private static readonly XmlDictionaryString s_otherNamespace = s_dictionary.Add("urn:other");
 
     private static readonly string s_midText = new('t', 100 + 7);
 
@@ -80,6 +81,60 @@ public sealed class BufferModelSweepTests
                 }
                 w.WriteEndElement();
             });
+        }
+    }
+
+    [Fact]
+    public void Declarations_and_prefixes_of_several_letters_at_every_buffer_position_fold_as_in_box()
+    {
+        // The xmlns records, and the element and attribute records whose prefix is not a single letter, are written
+        // with their prefix in the record's buffer request; the model must still move as .NET's writes do. Each start
+        // tag from a flushed buffer and a padding, then text whose end element folds or not by where the tag left it.
+        // A prefix of two letters: the room reserved for it (7 bytes) leaves less than the 5 an id reserves next.
+        foreach (int textLength in new[] { 86, 120, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170 })
+        {
+            for (int padding = 0; padding < 530; padding++)
+            {
+                int pad = padding;
+                string text = new('t', textLength);
+                AssertSame($"padding {pad}, text {textLength}", w =>
+                {
+                    // pq bound on the root: case 0's element record and case 4's attribute record are followed by no
+                    // declaration, so that what their own model does shows in the text after them.
+                    w.WriteStartElement("root");
+                    w.WriteXmlnsAttribute("pq", s_dictionaryNames[0]);
+                    for (int i = 0; i < 8; i++)
+                    {
+                        w.Flush();
+                        PadSmall(w, pad);
+                        switch (i)
+                        {
+                            case 0: w.WriteStartElement("pq", s_dictionaryNames[1], s_dictionaryNames[0]); break;
+                            case 1: w.WriteStartElement("", s_dictionaryNames[1], s_otherNamespace); break;
+                            case 2: w.WriteStartElement("pq", "n", "urn:pq"); break;
+                            case 3: w.WriteStartElement("", "n", "urn:default"); break;
+                            case 4:
+                                w.WriteStartElement("t");
+                                w.WriteStartAttribute("pq", s_dictionaryNames[2], s_dictionaryNames[0]);
+                                w.WriteValue(i);
+                                w.WriteEndAttribute();
+                                break;
+                            case 5:
+                                w.WriteStartElement("t");
+                                w.WriteAttributeString("pq", "a", "urn:pq", "v");
+                                break;
+                            case 6:
+                                w.WriteStartElement("t");
+                                w.WriteXmlnsAttribute("pq", s_otherNamespace);
+                                break;
+                            default: w.WriteStartElement("pq", s_dictionaryNames[1], s_otherNamespace); break;
+                        }
+                        w.WriteString(text);
+                        w.WriteEndElement();
+                    }
+                    w.WriteEndElement();
+                });
+            }
         }
     }
 

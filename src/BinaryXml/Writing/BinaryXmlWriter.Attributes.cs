@@ -67,8 +67,7 @@ public sealed partial class BinaryXmlWriter
         }
         else
         {
-            WriteNode(RecordType.DictionaryAttribute);
-            WriteName(prefix);
+            WriteNodeWithName(RecordType.DictionaryAttribute, prefix);
             WriteMultiByteInt31(key);
         }
         _inAttribute = true;
@@ -87,8 +86,7 @@ public sealed partial class BinaryXmlWriter
         }
         else
         {
-            WriteNode(RecordType.Attribute);
-            WriteName(prefix);
+            WriteNodeWithName(RecordType.Attribute, prefix);
             WriteName(localName);
         }
         _inAttribute = true;
@@ -294,15 +292,8 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an xmlns record (MC-NBFX 2.2.2.5–2.2.2.8).</summary>
     private void WriteXmlnsNode(string prefix, string ns)
     {
-        if (prefix.Length == 0)
-        {
-            WriteNode(RecordType.ShortXmlnsAttribute);
-        }
-        else
-        {
-            WriteNode(RecordType.XmlnsAttribute);
-            WriteName(prefix);
-        }
+        if (prefix.Length == 0) WriteNode(RecordType.ShortXmlnsAttribute);
+        else WriteNodeWithName(RecordType.XmlnsAttribute, prefix);
         WriteName(ns);
     }
 
@@ -315,13 +306,10 @@ public sealed partial class BinaryXmlWriter
         }
         if (prefix.Length == 0)
         {
-            WriteNode(RecordType.ShortDictionaryXmlnsAttribute);
+            WriteNodeWithId(RecordType.ShortDictionaryXmlnsAttribute, key);
+            return;
         }
-        else
-        {
-            WriteNode(RecordType.DictionaryXmlnsAttribute);
-            WriteName(prefix);
-        }
+        WriteNodeWithName(RecordType.DictionaryXmlnsAttribute, prefix);
         WriteMultiByteInt31(key);
     }
 

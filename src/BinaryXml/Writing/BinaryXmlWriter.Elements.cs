@@ -165,8 +165,7 @@ public sealed partial class BinaryXmlWriter
             }
             else
             {
-                WriteNode(RecordType.DictionaryElement);
-                WriteName(prefix);
+                WriteNodeWithName(RecordType.DictionaryElement, prefix);
                 WriteMultiByteInt31(key);
             }
         }
@@ -188,8 +187,7 @@ public sealed partial class BinaryXmlWriter
         }
         else
         {
-            WriteNode(RecordType.Element);
-            WriteName(prefix);
+            WriteNodeWithName(RecordType.Element, prefix);
             WriteName(localName);
         }
     }
