@@ -121,6 +121,9 @@ public sealed class ReaderValidationTests
     [InlineData(12, "p", "p\u0001", true)]
     [InlineData(11, "p", "p\u0001", false)]
     [InlineData(12, "", "\u0001", true)]
+    [InlineData(12, "p\u0001", "p", true)]
+    [InlineData(12, "\u0001", "", true)]
+    [InlineData(11, "p\u0001", "p", false)]
     [InlineData(12, "p", "p\n", false)]
     [InlineData(12, "pa", "pA", false)]
     [InlineData(12, "p", "q", false)]
@@ -200,6 +203,9 @@ public sealed class ReaderValidationTests
     [InlineData("duplicate attribute", "40 01 61 04 01 78 A8 04 01 78 A8 01")]
     [InlineData("duplicate attribute through two prefixes", "40 01 61 09 01 70 01 75 09 01 71 01 75 35 01 78 A8 36 01 78 A8 01")]
     [InlineData("duplicate xmlns prefix", "40 01 61 09 01 70 01 78 09 01 70 01 79 01")]
+    [InlineData("duplicate xmlns prefix of two letters", "40 01 61 09 02 70 71 01 78 09 01 70 01 79 09 02 70 71 01 7A 01")]
+    [InlineData("duplicate default declaration", "40 01 61 08 01 78 09 01 70 01 79 08 01 7A 01")]
+    [InlineData("duplicate xmlns prefix after a longer one", "40 01 61 09 01 70 01 78 09 02 70 71 01 79 09 01 70 01 7A 01")]
     [InlineData("prefix bound to the empty namespace", "40 01 61 09 01 70 00 01")]
     [InlineData("xml prefix rebound", "40 01 61 09 03 78 6D 6C 01 78 01")]
     [InlineData("static dictionary id without dictionary", "42 02 01")]
@@ -267,6 +273,23 @@ public sealed class ReaderValidationTests
         Assert.Equal("", adapter.GetAttribute("x", "v"));
         Assert.True(adapter.MoveToAttribute("x", "u"));
         Assert.Equal("p", adapter.Prefix);
+    }
+
+    [Fact]
+    public void Declarations_of_distinct_prefixes_on_one_element_are_accepted_whatever_their_lengths()
+    {
+        // xmlns="u" xmlns:p="v" xmlns:pq="w" xmlns:q="x" xmlns:P="y" xmlns:qp="z": no prefix twice, whether it is
+        // empty, a letter or longer (the start tag's check tells the first two kinds apart by a bit each).
+        byte[] data = Hex.Parse("40 01 61 08 01 75 09 01 70 01 76 09 02 70 71 01 77 09 01 71 01 78 09 01 50 01 79 09 02 71 70 01 7A 01");
+        ReadAllInBox(data);
+        var r = new BinaryXmlReader(data);
+        var declarations = new List<string>();
+        while (r.Read())
+        {
+            if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration) declarations.Add($"{r.Prefix.ToString()}={r.NamespaceUri.ToString()}");
+        }
+        r.Dispose();
+        Assert.Equal(["=u", "p=v", "pq=w", "q=x", "P=y", "qp=z"], declarations);
     }
 
     [Fact]

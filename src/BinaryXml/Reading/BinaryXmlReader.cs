@@ -495,6 +495,7 @@ public ref partial struct BinaryXmlReader
                 EnsureCapacity(ref s._namespaces, s._namespaceCount + 1);
                 ref NamespaceBinding binding = ref s._namespaces![s._namespaceCount++];
                 binding.Record = p;
+                binding.EmptyNamespace = a.EmptyNamespace;
                 binding.Prefix = a.Prefix;
                 binding.Namespace = a.Namespace;
                 KeepDeclared(a.Prefix, s._namespaceCount - 1, p, a.Namespace);
@@ -525,17 +526,21 @@ public ref partial struct BinaryXmlReader
         {
             case (byte)RecordType.ShortXmlnsAttribute:
                 a.Namespace = ReadInlineString(p, out p, "namespace");
+                a.EmptyNamespace = a.Namespace.Kind == NameKind.None;
                 return p;
             case (byte)RecordType.XmlnsAttribute:
                 a.Prefix = ReadInlineString(p, out p, "xmlns prefix");
                 a.Namespace = ReadInlineString(p, out p, "namespace");
+                a.EmptyNamespace = a.Namespace.Kind == NameKind.None;
                 return p;
             case (byte)RecordType.ShortDictionaryXmlnsAttribute:
-                a.Namespace = ReadDictionaryString(p, out p);
+                a.Namespace = ReadDictionaryString(p, out p, out XmlDictionaryString declared);
+                a.EmptyNamespace = declared.Value.Length == 0;
                 return p;
             case (byte)RecordType.DictionaryXmlnsAttribute:
                 a.Prefix = ReadInlineString(p, out p, "xmlns prefix");
-                a.Namespace = ReadDictionaryString(p, out p);
+                a.Namespace = ReadDictionaryString(p, out p, out declared);
+                a.EmptyNamespace = declared.Value.Length == 0;
                 return p;
             case (byte)RecordType.ShortAttribute:
                 a.LocalName = ReadInlineString(p, out p, "attribute name");
@@ -609,18 +614,33 @@ public ref partial struct BinaryXmlReader
             return;
         }
         int firstNs = element.OuterNamespaceCount;
+        // Below CultureComparedAttributeCount only identical prefixes are declared twice: the empty prefix and the
+        // letters (nearly every prefix) are told apart by a bit each, other prefixes compared with those before them.
+        bool byCulture = s._attrCount >= CultureComparedAttributeCount;
+        uint declared = 0;
         for (int i = firstNs; i < s._namespaceCount; i++)
         {
             ref NamespaceBinding binding = ref s._namespaces![i];
             int record = binding.Record;
             ReadOnlySpan<byte> p = NameBytes(binding.Prefix);
-            if (p.SequenceEqual(XmlnsPrefix)) Fail("The prefix 'xmlns' cannot be declared", record);
-            if (p.SequenceEqual(XmlPrefix) && !GetName(binding.Namespace).ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
-            if (!p.IsEmpty && IsEmptyName(binding.Namespace)) Fail("The empty namespace requires a null or empty prefix", record);
+            int kept = KeptPrefixIndex(p);
+            if (kept == OtherPrefix)
+            {
+                if (p.SequenceEqual(XmlnsPrefix)) Fail("The prefix 'xmlns' cannot be declared", record);
+                if (p.SequenceEqual(XmlPrefix) && !GetName(binding.Namespace).ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
+            }
+            if (!p.IsEmpty && binding.EmptyNamespace) Fail("The empty namespace requires a null or empty prefix", record);
+            if (kept != OtherPrefix && !byCulture)
+            {
+                uint bit = 1u << (kept + 1);
+                if ((declared & bit) != 0) Fail("A namespace prefix is declared twice on one element", record);
+                declared |= bit;
+                continue;
+            }
             for (int j = firstNs; j < i; j++)
             {
                 ReadOnlySpan<byte> other = NameBytes(s._namespaces[j].Prefix);
-                if (other.SequenceEqual(p) || (s._attrCount >= CultureComparedAttributeCount && CulturePrefixesEqual(other, p)))
+                if (other.SequenceEqual(p) || (byCulture && CulturePrefixesEqual(other, p)))
                     Fail("A namespace prefix is declared twice on one element", record);
             }
         }
@@ -672,8 +692,8 @@ public ref partial struct BinaryXmlReader
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
     {
         // Most elements have no prefix or a letter prefix, whose answers are kept: read them without the prefix's bytes.
-        int letter = prefix.Kind switch { NameKind.None => -1, NameKind.Letter => prefix.Offset, _ => 26 };
-        if (letter < 26 && TryKeptNamespace(letter, out NameRef kept)) return kept;
+        int letter = prefix.Kind switch { NameKind.None => -1, NameKind.Letter => prefix.Offset, _ => OtherPrefix };
+        if (letter != OtherPrefix && TryKeptNamespace(letter, out NameRef kept)) return kept;
         if (TryResolvePrefix(NameBytes(prefix), out NameRef ns)) return ns;
         if (_s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(NameBytes(prefix)), elementStart);
         return default;
@@ -697,14 +717,6 @@ public ref partial struct BinaryXmlReader
         int lengthB = Encoding.UTF8.GetChars(b, charsB);
         return System.Globalization.CultureInfo.CurrentCulture.CompareInfo.Compare(charsA[..lengthA], charsB[..lengthB], System.Globalization.CompareOptions.None) == 0;
     }
-
-    /// <summary>Whether a name is empty: an inline name by its length (an empty one is no name), a dictionary string by its value.</summary>
-    private readonly bool IsEmptyName(NameRef name) => name.Kind switch
-    {
-        NameKind.None => true,
-        NameKind.Dictionary => GetName(name).IsEmpty,
-        _ => false,
-    };
 
     /// <summary>
     /// Whether two names are the same string: two inline names by their bytes, two references to one dictionary
@@ -731,14 +743,14 @@ public ref partial struct BinaryXmlReader
     {
         ReaderState s = _s;
         int letter = KeptPrefixIndex(prefix);
-        if (letter < 26 && TryKeptNamespace(letter, out ns)) return true;
+        if (letter != OtherPrefix && TryKeptNamespace(letter, out ns)) return true;
         for (int i = s._namespaceCount - 1; i >= 0; i--)
         {
             ref NamespaceBinding binding = ref s._namespaces![i];
             if (NameBytes(binding.Prefix).SequenceEqual(prefix))
             {
                 ns = binding.Namespace;
-                if (letter < 26) Keep(letter, i, binding.Record, ns);
+                if (letter != OtherPrefix) Keep(letter, i, binding.Record, ns);
                 return true;
             }
         }
@@ -800,12 +812,15 @@ public ref partial struct BinaryXmlReader
     private readonly void KeepDeclared(NameRef prefix, int index, int record, NameRef ns)
     {
         int letter = KeptPrefixIndex(NameBytes(prefix));
-        if (letter < 26) Keep(letter, index, record, ns);
+        if (letter != OtherPrefix) Keep(letter, index, record, ns);
     }
 
-    /// <summary>Where a prefix's answer is kept: -1 for the empty prefix, 0–25 for a letter a–z, 26 for any other (not kept).</summary>
+    /// <summary>Where a prefix's answer is kept: -1 for the empty prefix, 0–25 for a letter a–z, <see cref="OtherPrefix"/> for any other (not kept).</summary>
     private static int KeptPrefixIndex(ReadOnlySpan<byte> prefix)
-        => prefix.IsEmpty ? -1 : prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26 ? prefix[0] - 'a' : 26;
+        => prefix.IsEmpty ? -1 : prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26 ? prefix[0] - 'a' : OtherPrefix;
+
+    /// <summary><see cref="KeptPrefixIndex"/> of a prefix that is neither empty nor one letter a–z.</summary>
+    private const int OtherPrefix = 26;
 
     private void EmitAttribute(ref AttributeRecord attribute)
     {
@@ -1095,7 +1110,10 @@ public ref partial struct BinaryXmlReader
         return NameRef.Inline(p + n, length);
     }
 
-    private readonly NameRef ReadDictionaryString(int p, out int next)
+    private readonly NameRef ReadDictionaryString(int p, out int next) => ReadDictionaryString(p, out next, out _);
+
+    /// <summary>Reads a dictionary id at <paramref name="p"/>, resolved to <paramref name="value"/> (an unknown id fails).</summary>
+    private readonly NameRef ReadDictionaryString(int p, out int next, out XmlDictionaryString value)
     {
         int id, n;
         // Most ids take one byte (the static dictionary's first 64 strings, a session's first 64).
@@ -1110,7 +1128,7 @@ public ref partial struct BinaryXmlReader
             if (status == OperationStatus.InvalidData) Fail("A dictionary id is not a valid MultiByteInt31", p);
             if (status == OperationStatus.NeedMoreData) Fail("The input ends inside a dictionary id", p);
         }
-        Resolve(id, p);
+        value = Resolve(id, p);
         next = p + n;
         return NameRef.Dictionary(id, p);
     }

@@ -194,6 +194,7 @@ internal struct ElementScope
 internal struct NamespaceBinding
 {
     public int Record;
+    public bool EmptyNamespace;     // the declared namespace is the empty string (known from the record's scan)
     public NameRef Prefix;
     public NameRef Namespace;
 }
@@ -212,6 +213,7 @@ internal struct AttributeRecord
     public int PayloadLength;
     public byte ValueType;
     public bool IsXmlns;
+    public bool EmptyNamespace;     // an xmlns record's: the declared namespace is the empty string
     public NameRef Prefix;
     public NameRef LocalName;
     public NameRef Namespace;
