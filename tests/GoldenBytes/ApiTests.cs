@@ -392,6 +392,49 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Typed_records_convert_by_each_getters_rule()
+    {
+        static BinaryXmlReader At(string hex)
+        {
+            var r = new BinaryXmlReader(Hex.Parse("40 01 61 " + hex));
+            r.Read(); r.Read();
+            return r;
+        }
+        // Zero and One are Booleans too; Bool's payload is any byte but 0.
+        Assert.False(At("81").GetBoolean());
+        Assert.True(At("83").GetBoolean());
+        Assert.True(At("87").GetBoolean());
+        Assert.False(At("85").GetBoolean());
+        Assert.True(At("B5 01").GetBoolean());
+        Assert.False(At("89 01").TryGetBoolean(out _));
+        // UInt64 above long.MaxValue: an unsigned value, an overflow as long; negative integers are not unsigned.
+        Assert.Equal(ulong.MaxValue, At("B3 FF FF FF FF FF FF FF FF").GetUInt64());
+        Assert.Throws<OverflowException>(() => At("B3 FF FF FF FF FF FF FF FF").GetInt64());
+        Assert.Equal((double)ulong.MaxValue, At("B3 FF FF FF FF FF FF FF FF").GetDouble());
+        Assert.Equal((decimal)ulong.MaxValue, At("B3 FF FF FF FF FF FF FF FF").GetDecimal());
+        Assert.False(At("89 FF").TryGetUInt64(out _));
+        Assert.Equal(-1L, At("89 FF").GetInt64());
+        // A double to float only within its range (infinities and NaN pass); to decimal only within decimal's.
+        Assert.Equal(1e300, At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).GetDouble());
+        Assert.False(At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).TryGetSingle(out _));
+        Assert.Equal(float.NegativeInfinity, At("93 " + Hex.Format(BitConverter.GetBytes(double.NegativeInfinity))).GetSingle());
+        Assert.False(At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).TryGetDecimal(out _));
+        Assert.False(At("93 " + Hex.Format(BitConverter.GetBytes(double.NaN))).TryGetDecimal(out _));
+        Assert.Equal(2.5m, At("93 " + Hex.Format(BitConverter.GetBytes(2.5))).GetDecimal());
+        // Decimal to double; integers to float.
+        Assert.Equal(12.5, At("95 00 00 01 00 00 00 00 00 7D 00 00 00 00 00 00 00").GetDouble());
+        Assert.Equal(-32768f, At("8B 00 80").GetSingle());
+        // Uuid and UniqueId records are both GUIDs; other records are neither.
+        Guid g = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e");
+        Assert.Equal(g, At("B1 " + Hex.Format(g.ToByteArray())).GetGuid());
+        Assert.Equal(g, At("AD " + Hex.Format(g.ToByteArray())).GetGuid());
+        Assert.False(At("83").TryGetGuid(out _));
+        Assert.False(At("83").TryGetDateTime(out _));
+        Assert.False(At("83").TryGetTimeSpan(out _));
+        Assert.Equal(TimeSpan.FromTicks(-5), At("AF FB FF FF FF FF FF FF FF").GetTimeSpan());
+    }
+
+    [Fact]
     public void Primitives_encode_and_decode_every_payload()
     {
         Span<byte> b = stackalloc byte[32];

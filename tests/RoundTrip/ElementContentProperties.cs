@@ -30,6 +30,53 @@ public sealed class ElementContentProperties
         }), 300);
     }
 
+    /// <summary>
+    /// Every fixed-size typed record closing an element, at the edges of each type's range (a UInt64 above
+    /// long.MaxValue, a Decimal past a float's range, NaN and infinities to decimal, a Bool payload other than 0 or 1),
+    /// read in one call as each type: the value or the exception token by token gives, and the same place after.
+    /// </summary>
+    [Fact]
+    public void Every_typed_record_closing_an_element_reads_in_one_call_as_token_by_token()
+    {
+        var records = new (RecordType Type, byte[] Payload)[]
+        {
+            (RecordType.ZeroText, []), (RecordType.OneText, []), (RecordType.FalseText, []), (RecordType.TrueText, []),
+            (RecordType.Int8Text, [0x80]), (RecordType.Int8Text, [1]),
+            (RecordType.Int16Text, Payload(d => BinaryXmlPrimitives.WriteInt16(d, short.MinValue))),
+            (RecordType.Int32Text, Payload(d => BinaryXmlPrimitives.WriteInt32(d, int.MaxValue))),
+            (RecordType.Int64Text, Payload(d => BinaryXmlPrimitives.WriteInt64(d, int.MaxValue + 1L))),
+            (RecordType.Int64Text, Payload(d => BinaryXmlPrimitives.WriteInt64(d, long.MinValue))),
+            (RecordType.UInt64Text, Payload(d => BinaryXmlPrimitives.WriteUInt64(d, 7))),
+            (RecordType.UInt64Text, Payload(d => BinaryXmlPrimitives.WriteUInt64(d, ulong.MaxValue))),
+            (RecordType.FloatText, Payload(d => BinaryXmlPrimitives.WriteSingle(d, 1.5f))),
+            (RecordType.FloatText, Payload(d => BinaryXmlPrimitives.WriteSingle(d, float.NaN))),
+            (RecordType.FloatText, Payload(d => BinaryXmlPrimitives.WriteSingle(d, float.NegativeInfinity))),
+            (RecordType.DoubleText, Payload(d => BinaryXmlPrimitives.WriteDouble(d, -2.25))),
+            (RecordType.DoubleText, Payload(d => BinaryXmlPrimitives.WriteDouble(d, 1e300))),
+            (RecordType.DoubleText, Payload(d => BinaryXmlPrimitives.WriteDouble(d, double.NaN))),
+            (RecordType.DecimalText, Payload(d => BinaryXmlPrimitives.WriteDecimal(d, 12.5m))),
+            (RecordType.DecimalText, Payload(d => BinaryXmlPrimitives.WriteDecimal(d, decimal.MaxValue))),
+            (RecordType.DateTimeText, Payload(d => BinaryXmlPrimitives.WriteDateTime(d, new DateTime(2026, 11, 27, 12, 0, 0, DateTimeKind.Utc)))),
+            (RecordType.TimeSpanText, Payload(d => BinaryXmlPrimitives.WriteTimeSpan(d, TimeSpan.FromMinutes(-90)))),
+            (RecordType.UuidText, Payload(d => BinaryXmlPrimitives.WriteGuid(d, Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e")))),
+            (RecordType.UniqueIdText, Payload(d => BinaryXmlPrimitives.WriteGuid(d, Guid.Parse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")))),
+            (RecordType.BoolText, [1]), (RecordType.BoolText, [0]), (RecordType.BoolText, [2]),
+        };
+        foreach ((RecordType type, byte[] payload) in records)
+        {
+            // <a>value</a>, the value's record closing the element.
+            byte[] data = [(byte)RecordType.ShortElement, 1, (byte)'a', (byte)((byte)type | 1), .. payload];
+            // The walk reads the element as type (seed + 0) % 11: every seed, every type.
+            for (int seed = 0; seed < Types; seed++) Walk(data, XmlDictionary.Empty, null, seed);
+        }
+
+        static byte[] Payload(Func<byte[], int> write)
+        {
+            byte[] buffer = new byte[16];
+            return buffer[..write(buffer)];
+        }
+    }
+
     private static void Walk(byte[] data, IXmlDictionary dictionary, XmlBinaryReaderSession? session, int seed)
     {
         var oneCall = new BinaryXmlReader(data, dictionary, session);

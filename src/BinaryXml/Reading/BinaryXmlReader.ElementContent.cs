@@ -121,7 +121,11 @@ public ref partial struct BinaryXmlReader
         StartElementContent();
         // Character text closing the element, decoded and checked in one pass.
         if (TryReadCharsTextClosingElement(int.MaxValue, out string? text)) return text;
-        if (TryEnterFixedTextClosingElement()) return ExitFixedTextClosingElement(GetString());
+        if (TryPeekFixedTextClosingElement(out int start, out int size))
+        {
+            EnterFixedTextClosingElement(start, size);
+            return ExitFixedTextClosingElement(GetString());
+        }
         ReadContentToken();
         if (_s._tokenType == BinaryXmlTokenType.EndElement) return string.Empty;
         RequireContentValue();
@@ -149,7 +153,18 @@ public ref partial struct BinaryXmlReader
     private T ReadElementContent<T, TGetter>() where TGetter : struct, IValueGetter<T>
     {
         StartElementContent();
-        if (TryEnterFixedTextClosingElement()) return ExitFixedTextClosingElement(TGetter.Get(in this));
+        if (TryPeekFixedTextClosingElement(out int start, out int size))
+        {
+            // A typed record closing the element is converted straight from its payload, and the reader moves to the
+            // end tag. A record the type does not take is made the Text token, so that Get… fails on it as Read would.
+            if (TGetter.TryRead((RecordType)(_data[start] & 0xFE), _data.Slice(start + 1, size), out T record))
+            {
+                PassFixedTextClosingElement(start, size);
+                return record;
+            }
+            EnterFixedTextClosingElement(start, size);
+            return ExitFixedTextClosingElement(TGetter.Get(in this));
+        }
         ReadContentToken();
         if (_s._tokenType == BinaryXmlTokenType.EndElement)
             throw new FormatException($"The element ending at byte offset {_s._tokenStart} is empty: it has no value to read as {typeof(T).Name}.");
@@ -169,13 +184,12 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// When the element's content is a fixed-size record closing it: makes it the current Text token, as
-    /// <see cref="Read"/> would (such a record has nothing to check but its size), and returns true; otherwise false
-    /// and nothing moved. <see cref="ExitFixedTextClosingElement"/> then moves to its end.
+    /// Makes the fixed-size record closing the element that <see cref="TryPeekFixedTextClosingElement"/> found the
+    /// current Text token, as <see cref="Read"/> would (such a record has nothing to check but its size).
+    /// <see cref="ExitFixedTextClosingElement"/> then moves to its end.
     /// </summary>
-    private bool TryEnterFixedTextClosingElement()
+    private void EnterFixedTextClosingElement(int start, int size)
     {
-        if (!TryPeekFixedTextClosingElement(out int start, out int size)) return false;
         ReaderState s = _s;
         byte type = _data[start];
         s._phase = ReaderPhase.Content;
@@ -185,10 +199,9 @@ public ref partial struct BinaryXmlReader
         s._valueStart = start + 1;
         s._valueLength = size;
         EnterTextToken(start + 1 + size, withEnd: true);
-        return true;
     }
 
-    /// <summary>After the value of the Text token <see cref="TryEnterFixedTextClosingElement"/> made was read: the end it implies.</summary>
+    /// <summary>After the value of the Text token <see cref="EnterFixedTextClosingElement"/> made was read: the end it implies.</summary>
     private T ExitFixedTextClosingElement<T>(T value)
     {
         EmitEndElement();
@@ -203,59 +216,86 @@ public ref partial struct BinaryXmlReader
     private readonly void ThrowNotOneValue()
         => throw new InvalidOperationException($"ReadElementContentAs… reads an element holding one value; this one holds a {_s._tokenType} token at byte offset {_s._tokenStart}.");
 
-    /// <summary>The Get… a ReadElementContentAs… reads its value with (static, so that each is specialized).</summary>
+    /// <summary>
+    /// How a ReadElementContentAs… reads its value: from a typed record closing the element (the Get… method's rule for
+    /// typed records), or from the current Text token with the Get… method. Static members of a struct, so that each
+    /// read's code is specialized.
+    /// </summary>
     private interface IValueGetter<T>
     {
+        /// <summary>The payload of a typed record (its plain, even type), as the Get… method takes it; false for any other.</summary>
+        static abstract bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out T value);
+
         static abstract T Get(scoped in BinaryXmlReader reader);
     }
 
     private struct BooleanGetter : IValueGetter<bool>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value) => TryReadBooleanRecord(record, payload, out value);
+
         public static bool Get(scoped in BinaryXmlReader reader) => reader.GetBoolean();
     }
 
     private struct Int32Getter : IValueGetter<int>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value) => TryReadInt32Record(record, payload, out value);
+
         public static int Get(scoped in BinaryXmlReader reader) => reader.GetInt32();
     }
 
     private struct Int64Getter : IValueGetter<long>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value) => TryReadInt64Record(record, payload, out value);
+
         public static long Get(scoped in BinaryXmlReader reader) => reader.GetInt64();
     }
 
     private struct UInt64Getter : IValueGetter<ulong>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out ulong value) => TryReadUInt64Record(record, payload, out value);
+
         public static ulong Get(scoped in BinaryXmlReader reader) => reader.GetUInt64();
     }
 
     private struct SingleGetter : IValueGetter<float>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => TryReadSingleRecord(record, payload, out value);
+
         public static float Get(scoped in BinaryXmlReader reader) => reader.GetSingle();
     }
 
     private struct DoubleGetter : IValueGetter<double>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value) => TryReadDoubleRecord(record, payload, out value);
+
         public static double Get(scoped in BinaryXmlReader reader) => reader.GetDouble();
     }
 
     private struct DecimalGetter : IValueGetter<decimal>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value) => TryReadDecimalRecord(record, payload, out value);
+
         public static decimal Get(scoped in BinaryXmlReader reader) => reader.GetDecimal();
     }
 
     private struct DateTimeGetter : IValueGetter<DateTime>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out DateTime value) => TryReadDateTimeRecord(record, payload, out value);
+
         public static DateTime Get(scoped in BinaryXmlReader reader) => reader.GetDateTime();
     }
 
     private struct TimeSpanGetter : IValueGetter<TimeSpan>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out TimeSpan value) => TryReadTimeSpanRecord(record, payload, out value);
+
         public static TimeSpan Get(scoped in BinaryXmlReader reader) => reader.GetTimeSpan();
     }
 
     private struct GuidGetter : IValueGetter<Guid>
     {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out Guid value) => TryReadGuidRecord(record, payload, out value);
+
         public static Guid Get(scoped in BinaryXmlReader reader) => reader.GetGuid();
     }
 }

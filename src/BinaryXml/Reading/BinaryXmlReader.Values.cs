@@ -484,19 +484,129 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryGetIntegerRecord(out long value, out bool isUInt64Above)
         => BinaryXmlPrimitives.TryReadIntegerRecord((RecordType)_s._valueType, Payload, out value, out isUInt64Above);
 
+    // ---- The typed records each value type takes ------------------------------------------------------------
+    // One rule per type, for the Get… methods below and for ReadElementContentAs…, which converts a record closing its
+    // element straight from the payload: true when the record is one the type takes and its payload converts; false
+    // for any other record, text included (the Get… methods parse text themselves).
+
+    /// <summary>True, False, Bool, Zero and One records.</summary>
+    private static bool TryReadBooleanRecord(RecordType type, ReadOnlySpan<byte> payload, out bool value)
+    {
+        switch (type)
+        {
+            case RecordType.TrueText or RecordType.OneText: value = true; return true;
+            case RecordType.FalseText or RecordType.ZeroText: value = false; return true;
+            case RecordType.BoolText: return BinaryXmlPrimitives.TryReadBoolean(payload, out value);
+            default: value = false; return false;
+        }
+    }
+
+    /// <summary>Integer records (Zero, One, Int8–Int64, UInt64) whose value fits a long.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryReadInt64Record(RecordType type, ReadOnlySpan<byte> payload, out long value)
+        => BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out value, out bool above) && !above;
+
+    /// <summary>Integer records whose value fits an int.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryReadInt32Record(RecordType type, ReadOnlySpan<byte> payload, out int value)
+    {
+        bool read = TryReadInt64Record(type, payload, out long l) && l == (int)l;
+        value = read ? (int)l : 0;
+        return read;
+    }
+
+    /// <summary>Integer records whose value is not negative.</summary>
+    private static bool TryReadUInt64Record(RecordType type, ReadOnlySpan<byte> payload, out ulong value)
+    {
+        bool integer = BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out long l, out bool above);
+        value = (ulong)l;
+        return integer && (above || l >= 0);
+    }
+
+    /// <summary>Float, Double, Decimal and integer records.</summary>
+    private static bool TryReadDoubleRecord(RecordType type, ReadOnlySpan<byte> payload, out double value)
+    {
+        switch (type)
+        {
+            case RecordType.FloatText: value = BinaryPrimitives.ReadSingleLittleEndian(payload); return true;
+            case RecordType.DoubleText: value = BinaryPrimitives.ReadDoubleLittleEndian(payload); return true;
+            case RecordType.DecimalText:
+                bool read = BinaryXmlPrimitives.TryReadDecimal(payload, out decimal m);
+                value = read ? (double)m : 0;
+                return read;
+        }
+        if (BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out long l, out bool above))
+        {
+            value = above ? (double)(ulong)l : l;
+            return true;
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Float records exactly; the records a double takes when the value is in a float's range or not finite.</summary>
+    private static bool TryReadSingleRecord(RecordType type, ReadOnlySpan<byte> payload, out float value)
+    {
+        if (type == RecordType.FloatText)
+        {
+            value = BinaryPrimitives.ReadSingleLittleEndian(payload);
+            return true;
+        }
+        if (TryReadDoubleRecord(type, payload, out double d) && (!double.IsFinite(d) || Math.Abs(d) <= float.MaxValue))
+        {
+            value = (float)d;
+            return true;
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Decimal and integer records, and Float and Double records in a decimal's range.</summary>
+    private static bool TryReadDecimalRecord(RecordType type, ReadOnlySpan<byte> payload, out decimal value)
+    {
+        if (type == RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(payload, out value);
+        if (BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out long l, out bool above))
+        {
+            value = above ? (ulong)l : l;
+            return true;
+        }
+        if (type is RecordType.FloatText or RecordType.DoubleText && TryReadDoubleRecord(type, payload, out double d))
+        {
+            try { value = (decimal)d; return true; }
+            catch (OverflowException) { }
+        }
+        value = 0;
+        return false;
+    }
+
+    /// <summary>DateTime records (the kind restored).</summary>
+    private static bool TryReadDateTimeRecord(RecordType type, ReadOnlySpan<byte> payload, out DateTime value)
+    {
+        value = default;
+        return type == RecordType.DateTimeText && BinaryXmlPrimitives.TryReadDateTime(payload, out value);
+    }
+
+    /// <summary>TimeSpan records.</summary>
+    private static bool TryReadTimeSpanRecord(RecordType type, ReadOnlySpan<byte> payload, out TimeSpan value)
+    {
+        value = default;
+        return type == RecordType.TimeSpanText && BinaryXmlPrimitives.TryReadTimeSpan(payload, out value);
+    }
+
+    /// <summary>Uuid and UniqueId records.</summary>
+    private static bool TryReadGuidRecord(RecordType type, ReadOnlySpan<byte> payload, out Guid value)
+    {
+        value = default;
+        return type is RecordType.UuidText or RecordType.UniqueIdText && BinaryXmlPrimitives.TryReadGuid(payload, out value);
+    }
+
+    // ---- Typed values ----------------------------------------------------------------------------------------
+
     /// <summary>Reads a Boolean: True/False/Bool records, Zero/One, or the text "true", "false", "1", "0".</summary>
     public readonly bool TryGetBoolean(out bool value)
     {
         RequireValue();
-        switch ((RecordType)_s._valueType)
-        {
-            case RecordType.TrueText: value = true; return true;
-            case RecordType.FalseText: value = false; return true;
-            case RecordType.BoolText: return BinaryXmlPrimitives.TryReadBoolean(Payload, out value);
-            case RecordType.ZeroText: value = false; return true;
-            case RecordType.OneText: value = true; return true;
-        }
-        return TryParseBooleanText(out value);
+        return TryReadBooleanRecord((RecordType)_s._valueType, Payload, out value) || TryParseBooleanText(out value);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -580,13 +690,9 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a 32-bit integer from an integer record in range, or from text.</summary>
     public readonly bool TryGetInt32(out int value)
     {
-        if (TryGetInt64(out long l) && l == (int)l)
-        {
-            value = (int)l;
-            return true;
-        }
-        value = 0;
-        return false;
+        bool read = TryGetInt64(out long l) && l == (int)l;
+        value = read ? (int)l : 0;
+        return read;
     }
 
     /// <summary>Reads a 32-bit integer; <see cref="OverflowException"/> when an integer record is out of range.</summary>
@@ -600,8 +706,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetInt64(out long value)
     {
         RequireValue();
-        if (TryGetIntegerRecord(out value, out bool above)) return !above;
-        return TryParseNumberText(IntegerStyle, out value);
+        return TryReadInt64Record((RecordType)_s._valueType, Payload, out value) || TryParseNumberText(IntegerStyle, out value);
     }
 
     /// <summary>Reads a 64-bit integer.</summary>
@@ -611,12 +716,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetUInt64(out ulong value)
     {
         RequireValue();
-        if (TryGetIntegerRecord(out long l, out bool above))
-        {
-            value = (ulong)l;
-            return above || l >= 0;
-        }
-        return TryParseNumberText(IntegerStyle, out value);
+        return TryReadUInt64Record((RecordType)_s._valueType, Payload, out value) || TryParseNumberText(IntegerStyle, out value);
     }
 
     /// <summary>Reads an unsigned 64-bit integer.</summary>
@@ -626,21 +726,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetDouble(out double value)
     {
         RequireValue();
-        ReadOnlySpan<byte> p = Payload;
-        switch ((RecordType)_s._valueType)
-        {
-            case RecordType.FloatText: value = BinaryPrimitives.ReadSingleLittleEndian(p); return true;
-            case RecordType.DoubleText: value = BinaryPrimitives.ReadDoubleLittleEndian(p); return true;
-            case RecordType.DecimalText:
-                if (BinaryXmlPrimitives.TryReadDecimal(p, out decimal m)) { value = (double)m; return true; }
-                value = 0; return false;
-        }
-        if (TryGetIntegerRecord(out long l, out bool above))
-        {
-            value = above ? (double)(ulong)l : l;
-            return true;
-        }
-        return TryParseDoubleText(out value);
+        return TryReadDoubleRecord((RecordType)_s._valueType, Payload, out value) || TryParseDoubleText(out value);
     }
 
     /// <summary>Reads a double.</summary>
@@ -650,24 +736,13 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetSingle(out float value)
     {
         RequireValue();
-        if (_s._valueType == (byte)RecordType.FloatText)
-        {
-            value = BinaryPrimitives.ReadSingleLittleEndian(Payload);
-            return true;
-        }
         if (IsTextRecord)
         {
-            bool parsed = TryParseDoubleText(out double d1);
-            value = (float)d1;
-            return parsed && (!double.IsFinite(d1) || float.IsFinite(value));
-        }
-        if (TryGetDouble(out double d) && (!double.IsFinite(d) || Math.Abs(d) <= float.MaxValue))
-        {
+            bool parsed = TryParseDoubleText(out double d);
             value = (float)d;
-            return true;
+            return parsed && (!double.IsFinite(d) || float.IsFinite(value));
         }
-        value = 0;
-        return false;
+        return TryReadSingleRecord((RecordType)_s._valueType, Payload, out value);
     }
 
     /// <summary>Reads a float.</summary>
@@ -677,18 +752,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetDecimal(out decimal value)
     {
         RequireValue();
-        if (_s._valueType == (byte)RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(Payload, out value);
-        if (TryGetIntegerRecord(out long l, out bool above))
-        {
-            value = above ? (ulong)l : l;
-            return true;
-        }
-        if (_s._valueType is (byte)RecordType.FloatText or (byte)RecordType.DoubleText && TryGetDouble(out double d))
-        {
-            try { value = (decimal)d; return true; }
-            catch (OverflowException) { value = 0; return false; }
-        }
-        return TryParseNumberText(IntegerStyle | System.Globalization.NumberStyles.AllowDecimalPoint, out value);
+        return TryReadDecimalRecord((RecordType)_s._valueType, Payload, out value) || TryParseNumberText(IntegerStyle | System.Globalization.NumberStyles.AllowDecimalPoint, out value);
     }
 
     /// <summary>Reads a decimal.</summary>
@@ -698,7 +762,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetDateTime(out DateTime value)
     {
         RequireValue();
-        if (_s._valueType == (byte)RecordType.DateTimeText) return BinaryXmlPrimitives.TryReadDateTime(Payload, out value);
+        if (TryReadDateTimeRecord((RecordType)_s._valueType, Payload, out value)) return true;
         if (IsTextRecord)
         {
             try { value = XmlConvert.ToDateTime(GetString(), XmlDateTimeSerializationMode.RoundtripKind); return true; }
@@ -715,7 +779,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetTimeSpan(out TimeSpan value)
     {
         RequireValue();
-        if (_s._valueType == (byte)RecordType.TimeSpanText) return BinaryXmlPrimitives.TryReadTimeSpan(Payload, out value);
+        if (TryReadTimeSpanRecord((RecordType)_s._valueType, Payload, out value)) return true;
         if (IsTextRecord)
         {
             try { value = XmlConvert.ToTimeSpan(GetString()); return true; }
@@ -732,8 +796,7 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetGuid(out Guid value)
     {
         RequireValue();
-        if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText) return BinaryXmlPrimitives.TryReadGuid(Payload, out value);
-        return TryParseGuidText(out value);
+        return TryReadGuidRecord((RecordType)_s._valueType, Payload, out value) || TryParseGuidText(out value);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
