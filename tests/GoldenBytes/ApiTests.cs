@@ -369,15 +369,17 @@ public sealed class ApiTests
         r.Dispose();
     }
 
+    /// <summary>A reader on the value of <c>&lt;a&gt;</c> followed by the record <paramref name="hex"/>.</summary>
+    private static BinaryXmlReader At(string hex)
+    {
+        var r = new BinaryXmlReader(Hex.Parse("40 01 61 " + hex));
+        r.Read(); r.Read();
+        return r;
+    }
+
     [Fact]
     public void Typed_accessors_convert_like_the_in_box_reader_and_refuse_what_does_not_fit()
     {
-        static BinaryXmlReader At(string hex)
-        {
-            var r = new BinaryXmlReader(Hex.Parse("40 01 61 " + hex));
-            r.Read(); r.Read();
-            return r;
-        }
         Assert.Equal(256.0, At("8B 00 01").GetDouble());                   // Int16Text read as double
         Assert.Equal((double)1.23456788f, At("91 52 06 9E 3F").GetDouble());  // FloatText read as double
         Assert.Equal(long.MaxValue, At("8F FF FF FF FF FF FF FF 7F").GetInt64());
@@ -394,12 +396,6 @@ public sealed class ApiTests
     [Fact]
     public void Typed_records_convert_by_each_getters_rule()
     {
-        static BinaryXmlReader At(string hex)
-        {
-            var r = new BinaryXmlReader(Hex.Parse("40 01 61 " + hex));
-            r.Read(); r.Read();
-            return r;
-        }
         // Zero and One are Booleans too; Bool's payload is any byte but 0.
         Assert.False(At("81").GetBoolean());
         Assert.True(At("83").GetBoolean());
