@@ -347,6 +347,9 @@ public sealed class ReaderValidationTests
     {
         ReadAll(Hex.Parse("40 01 61 9A 00 60 " + string.Join(" ", Enumerable.Repeat("E6 97 A5", 8192)) + " 01")); // 8,192 chars in 24,576 bytes
         ReadAll(Hex.Parse("03 40 01 61 01 B5 80 80 01 " + string.Join(" ", Enumerable.Repeat("01", 16384))));
+        // Attribute records of 4,096 bytes (6 bytes of record and length, 4,090 of text) in one start tag; one more fails.
+        ReadAll(Hex.Parse("40 01 61 04 01 78 9A FA 0F " + string.Join(" ", Enumerable.Repeat("78", 4090)) + " 01"));
+        Assert.Contains("MaxBytesPerRead", Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 61 04 01 78 9A FB 0F " + string.Join(" ", Enumerable.Repeat("78", 4091)) + " 01"))).Message);
     }
 
     [Fact]

@@ -383,7 +383,8 @@ public ref partial struct BinaryXmlReader
         if (s._depth == 0) s._rootClosed = true;
     }
 
-    private void PushScope(int elementOffset, NameRef prefix, NameRef localName)
+    /// <summary>Opens an element's scope; returns it.</summary>
+    private ref ElementScope PushScope(int elementOffset, NameRef prefix, NameRef localName)
     {
         ReaderState s = _s;
         if (s._depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
@@ -393,6 +394,7 @@ public ref partial struct BinaryXmlReader
         element.Prefix = prefix;
         element.LocalName = localName;
         s._depth++;
+        return ref element;
     }
 
     private static void EnsureCapacity<T>(ref T[]? array, int size)
@@ -421,16 +423,16 @@ public ref partial struct BinaryXmlReader
         ReaderState s = _s;
         if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
-        PushScope(start, prefix, local);
-        int attributesStart = p;
-        bool declares = false;
-        if (IsAttributeRecord(p)) p = ScanAttributes(p, out declares);
-        else s._attrCount = 0;
-        if (p - attributesStart > s._maxBytesPerRead)
-            Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, s._maxBytesPerRead, attributesStart);
-        ref ElementScope element = ref s._scopes![s._depth - 1];
-        if (s._attrCount != 0) ValidateStartTag(start, ref element, declares);
-        else if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
+        ref ElementScope element = ref PushScope(start, prefix, local);
+        if (IsAttributeRecord(p))
+        {
+            p = ReadStartTagAttributes(start, p, ref element);
+        }
+        else
+        {
+            s._attrCount = 0;
+            if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
+        }
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -447,6 +449,17 @@ public ref partial struct BinaryXmlReader
         {
             s._phase = ReaderPhase.Content;
         }
+    }
+
+    /// <summary>The attribute records of the start tag of <paramref name="element"/> from <paramref name="p"/>: scanned within the MaxBytesPerRead quota and validated; returns the offset after them.</summary>
+    private int ReadStartTagAttributes(int elementStart, int p, ref ElementScope element)
+    {
+        int attributesStart = p;
+        p = ScanAttributes(p, out bool declares);
+        if (p - attributesStart > _s._maxBytesPerRead)
+            Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, _s._maxBytesPerRead, attributesStart);
+        ValidateStartTag(elementStart, ref element, declares);
+        return p;
     }
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
