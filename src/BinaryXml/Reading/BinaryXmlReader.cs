@@ -421,10 +421,11 @@ public ref partial struct BinaryXmlReader
     private void ReadStartElement(int start, bool isArray)
     {
         ReaderState s = _s;
+        ReadOnlySpan<byte> data = _data;
         if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
-        int p = ParseElementName(start, out NameRef prefix, out NameRef local, out _);
+        int p = ParseElementName(data, start, out NameRef prefix, out NameRef local, out _);
         ref ElementScope element = ref PushScope(start, prefix, local);
-        if (IsAttributeRecord(p))
+        if (IsAttributeRecord(data, p))
         {
             p = ReadStartTagAttributes(start, p, ref element);
         }
@@ -464,9 +465,9 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>Parses an element record's name fields; returns the offset after them.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly int ParseElementName(int start, out NameRef prefix, out NameRef local, out bool dictionaryName)
+    private readonly int ParseElementName(ReadOnlySpan<byte> data, int start, out NameRef prefix, out NameRef local, out bool dictionaryName)
     {
-        byte type = _data[start];
+        byte type = data[start];
         int p = start + 1;
         prefix = default;
         dictionaryName = RecordTypes.HasDictionaryName(type);
@@ -477,13 +478,13 @@ public ref partial struct BinaryXmlReader
                 break;
             case (byte)RecordType.Element:
             case (byte)RecordType.DictionaryElement:
-                prefix = ReadInlineString(p, out p, "element prefix");
+                prefix = ReadInlineString(data, p, out p, "element prefix");
                 break;
             default:
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
                 break;
         }
-        local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(p, out p, "element name");
+        local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(data, p, out p, "element name");
         return p;
     }
 
@@ -520,8 +521,10 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>Whether an attribute or namespace declaration record starts at <paramref name="p"/> (start tags go on while one does).</summary>
-    private readonly bool IsAttributeRecord(int p)
-        => p < _data.Length && RecordTypes.GetFamily(_data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute;
+    private readonly bool IsAttributeRecord(int p) => IsAttributeRecord(_data, p);
+
+    private static bool IsAttributeRecord(ReadOnlySpan<byte> data, int p)
+        => (uint)p < (uint)data.Length && RecordTypes.GetFamily(data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute;
 
     /// <summary>
     /// Parses one attribute record at <paramref name="start"/> into <paramref name="a"/>: its kind, names, and for an
@@ -1087,38 +1090,46 @@ public ref partial struct BinaryXmlReader
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly NameRef ReadInlineString(int p, out int next, string what)
+    private readonly NameRef ReadInlineString(int p, out int next, string what) => ReadInlineString(_data, p, out next, what);
+
+    /// <summary>
+    /// Reads an inline string (a MultiByteInt31 length and UTF-8) at <paramref name="p"/> of <paramref name="data"/>,
+    /// the reader's input: callers on the hot paths pass the input they hold in a local, so that it stays in registers
+    /// across their stores to the reader's state.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static NameRef ReadInlineString(ReadOnlySpan<byte> data, int p, out int next, string what)
     {
         // Most names and namespaces are short ASCII with a one-byte length.
-        if ((uint)p < (uint)_data.Length)
+        if ((uint)p < (uint)data.Length)
         {
-            int length = _data[p];
-            if (length <= 16 && IsAscii16(_data, p + 1, length))
+            int length = data[p];
+            if (length <= 16 && IsAscii16(data, p + 1, length))
             {
                 next = p + 1 + length;
                 return NameRef.Inline(p + 1, length);
             }
         }
-        return ReadLongInlineString(p, out next, what);
+        return ReadLongInlineString(data, p, out next, what);
     }
 
-    private readonly NameRef ReadLongInlineString(int p, out int next, string what)
+    private static NameRef ReadLongInlineString(ReadOnlySpan<byte> data, int p, out int next, string what)
     {
         int length, n;
-        if ((uint)p < (uint)_data.Length && _data[p] < 0x80)
+        if ((uint)p < (uint)data.Length && data[p] < 0x80)
         {
             // Most names and namespaces are shorter than 128 bytes: a one-byte length.
-            length = _data[p];
+            length = data[p];
             n = 1;
         }
         else
         {
-            OperationStatus status = MultiByteInt31.Decode(_data[Math.Min(p, _data.Length)..], out length, out n);
+            OperationStatus status = MultiByteInt31.Decode(data[Math.Min(p, data.Length)..], out length, out n);
             if (status == OperationStatus.InvalidData) Fail("The {0}'s length is not a valid MultiByteInt31", what, p);
             if (status == OperationStatus.NeedMoreData) Fail("The input ends inside the {0}'s length", what, p);
         }
-        if (length > _data.Length - p - n) Fail("The {0}'s length ({1}) runs past the end of the input", what, length, p);
-        if (!IsValidUtf8(_data, p + n, length)) Fail("The {0} is not valid UTF-8", what, p + n);
+        if (length > data.Length - p - n) Fail("The {0}'s length ({1}) runs past the end of the input", what, length, p);
+        if (!IsValidUtf8(data, p + n, length)) Fail("The {0} is not valid UTF-8", what, p + n);
         next = p + n + length;
         return NameRef.Inline(p + n, length);
     }
