@@ -383,17 +383,22 @@ public ref partial struct BinaryXmlReader
         if (s._depth == 0) s._rootClosed = true;
     }
 
-    /// <summary>Opens an element's scope; returns it.</summary>
-    private ref ElementScope PushScope(int elementOffset, NameRef prefix, NameRef localName)
+    /// <summary>Opens an element's scope in <paramref name="s"/> (the reader's state, passed in so that it is not read back from the reader); returns it.</summary>
+    private static ref ElementScope PushScope(ReaderState s, int elementOffset, NameRef prefix, NameRef localName)
     {
-        ReaderState s = _s;
-        if (s._depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
-        EnsureCapacity(ref s._scopes, s._depth + 1);
-        ref ElementScope element = ref s._scopes![s._depth];
+        int depth = s._depth;
+        if (depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
+        ElementScope[]? scopes = s._scopes;
+        if (scopes is null || scopes.Length <= depth)
+        {
+            EnsureCapacity(ref s._scopes, depth + 1);
+            scopes = s._scopes!;
+        }
+        ref ElementScope element = ref scopes[depth];
         element.OuterNamespaceCount = s._namespaceCount;
         element.Prefix = prefix;
         element.LocalName = localName;
-        s._depth++;
+        s._depth = depth + 1;
         return ref element;
     }
 
@@ -424,15 +429,16 @@ public ref partial struct BinaryXmlReader
         ReadOnlySpan<byte> data = _data;
         if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(data, start, out NameRef prefix, out NameRef local, out _);
-        ref ElementScope element = ref PushScope(start, prefix, local);
-        if (IsAttributeRecord(data, p))
+        ref ElementScope element = ref PushScope(s, start, prefix, local);
+        bool attributes = IsAttributeRecord(data, p);
+        if (attributes)
         {
             p = ReadStartTagAttributes(start, p, ref element);
         }
         else
         {
             s._attrCount = 0;
-            if (ResolvedAtStartTag(prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
+            if (ResolvedAtStartTag(s, prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
         }
         s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
@@ -441,7 +447,7 @@ public ref partial struct BinaryXmlReader
         // Its depth is the element's (see CurrentDepth).
         s._isArray = isArray;
         // Without attributes or array items the next read is the element's content.
-        if (s._attrCount != 0 || isArray)
+        if (attributes || isArray)
         {
             s._phase = ReaderPhase.Attributes;
             s._attrIndex = 0;
@@ -702,7 +708,10 @@ public ref partial struct BinaryXmlReader
     /// (<see cref="ElementNamespace"/>; the empty prefix is always bound, so resolving it validates nothing).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly bool ResolvedAtStartTag(NameRef prefix) => prefix.Kind != NameKind.None || !_s._defaultNamespaceWhenAsked;
+    private readonly bool ResolvedAtStartTag(NameRef prefix) => ResolvedAtStartTag(_s, prefix);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool ResolvedAtStartTag(ReaderState s, NameRef prefix) => prefix.Kind != NameKind.None || !s._defaultNamespaceWhenAsked;
 
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
