@@ -388,13 +388,7 @@ public ref partial struct BinaryXmlReader
     {
         int depth = s._depth;
         if (depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
-        ElementScope[]? scopes = s._scopes;
-        if (scopes is null || scopes.Length <= depth)
-        {
-            EnsureCapacity(ref s._scopes, depth + 1);
-            scopes = s._scopes!;
-        }
-        ref ElementScope element = ref scopes[depth];
+        ref ElementScope element = ref EnsureCapacity(ref s._scopes, depth + 1)[depth];
         element.OuterNamespaceCount = s._namespaceCount;
         element.Prefix = prefix;
         element.LocalName = localName;
@@ -402,22 +396,20 @@ public ref partial struct BinaryXmlReader
         return ref element;
     }
 
-    private static void EnsureCapacity<T>(ref T[]? array, int size)
+    /// <summary>Makes <paramref name="array"/> hold at least <paramref name="size"/> items (pooled, grown by doubling); returns it.</summary>
+    private static T[] EnsureCapacity<T>(ref T[]? array, int size)
     {
-        if (array is not null && array.Length >= size) return;
-        Grow(ref array, size);
+        T[]? current = array;
+        if (current is not null && current.Length >= size) return current;
+        return Grow(ref array, size);
 
-        static void Grow(ref T[]? array, int size)
+        static T[] Grow(ref T[]? array, int size)
         {
-            if (array is null)
-            {
-                array = ArrayPool<T>.Shared.Rent(Math.Max(size, 16));
-                return;
-            }
+            if (array is null) return array = ArrayPool<T>.Shared.Rent(Math.Max(size, 16));
             T[] next = ArrayPool<T>.Shared.Rent(Math.Max(size, array.Length * 2));
             array.AsSpan().CopyTo(next);
             ArrayPool<T>.Shared.Return(array);
-            array = next;
+            return array = next;
         }
     }
 
