@@ -178,6 +178,29 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Only_text_records_have_a_fixed_payload_size()
+    {
+        // The one-call reads take a record of fixed payload size as text, without the family table; the fixed sizes of
+        // MC-NBFX 2.2.3 (the typed records and EmptyText, both forms; the list records, which have no end-element
+        // form), every other byte none.
+        var sizes = new Dictionary<RecordType, int>
+        {
+            [RecordType.ZeroText] = 0, [RecordType.OneText] = 0, [RecordType.FalseText] = 0, [RecordType.TrueText] = 0,
+            [RecordType.Int8Text] = 1, [RecordType.Int16Text] = 2, [RecordType.Int32Text] = 4, [RecordType.Int64Text] = 8,
+            [RecordType.FloatText] = 4, [RecordType.DoubleText] = 8, [RecordType.DecimalText] = 16,
+            [RecordType.DateTimeText] = 8, [RecordType.TimeSpanText] = 8, [RecordType.UuidText] = 16,
+            [RecordType.UniqueIdText] = 16, [RecordType.BoolText] = 1, [RecordType.UInt64Text] = 8, [RecordType.EmptyText] = 0,
+        };
+        for (int b = 0; b < 256; b++)
+        {
+            int expected = sizes.TryGetValue((RecordType)(b & 0xFE), out int size) ? size
+                : b is (int)RecordType.StartListText or (int)RecordType.EndListText ? 0 : -1;
+            Assert.True(expected == RecordTypes.GetFixedPayloadSize((byte)b), $"0x{b:X2}: {RecordTypes.GetFixedPayloadSize((byte)b)}, expected {expected}");
+            if (expected >= 0) Assert.Equal(RecordFamily.Text, RecordTypes.GetFamily((byte)b));
+        }
+    }
+
+    [Fact]
     public void Reset_keeps_a_stream_output_and_its_ownership()
     {
         var stream = new MemoryStream();

@@ -33,7 +33,8 @@ public sealed class ElementContentProperties
     /// <summary>
     /// Every fixed-size typed record closing an element, at the edges of each type's range (a UInt64 above
     /// long.MaxValue, a Decimal past a float's range, NaN and infinities to decimal, a Bool payload other than 0 or 1),
-    /// read in one call as each type: the value or the exception token by token gives, and the same place after.
+    /// read in one call as each type: the value or the exception token by token gives, and the same place after; and
+    /// each of them cut short anywhere after the start tag.
     /// </summary>
     [Fact]
     public void Every_typed_record_closing_an_element_reads_in_one_call_as_token_by_token()
@@ -68,6 +69,12 @@ public sealed class ElementContentProperties
             byte[] data = [(byte)RecordType.ShortElement, 1, (byte)'a', (byte)((byte)type | 1), .. payload];
             // The walk reads the element as type (seed + 0) % 11: every seed, every type.
             for (int seed = 0; seed < Types; seed++) Walk(data, XmlDictionary.Empty, null, seed);
+            // Cut short after the start tag: at its end, after the record's type, inside the payload. Each read fails
+            // as token by token does (BinaryXmlException, none other; Walk compares the exception types).
+            for (int end = 3; end < data.Length; end++)
+            {
+                for (int seed = 0; seed < Types; seed++) Walk(data[..end], XmlDictionary.Empty, null, seed);
+            }
         }
 
         static byte[] Payload(Func<byte[], int> write)

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Text;
 
 namespace BinaryXml;
@@ -153,13 +154,21 @@ public ref partial struct BinaryXmlReader
     private T ReadElementContent<T, TGetter>() where TGetter : struct, IValueGetter<T>
     {
         StartElementContent();
-        if (TryPeekFixedTextClosingElement(out int start, out int size))
+        // On a start tag nothing is pending and the element is open (depth 1 or more), and StartElementContent has
+        // passed over the attributes: the content's first record comes next, if any input remains.
+        ReaderState s = _s;
+        ReadOnlySpan<byte> data = _data;
+        int start = s._pos;
+        Debug.Assert(s._pending == PendingStep.None && s._depth > 0);
+        if ((uint)start < (uint)data.Length && IsFixedTextClosingElement(data, start, out int size))
         {
+            Debug.Assert(TryPeekFixedTextClosingElement(out int peeked, out int peekedSize) && peeked == start && peekedSize == size);
             // A typed record closing the element is converted straight from its payload, and the reader moves to the
             // end tag. A record the type does not take is made the Text token, so that Get… fails on it as Read would.
-            if (TGetter.TryRead((RecordType)(_data[start] & 0xFE), _data.Slice(start + 1, size), out T record))
+            byte type = data[start];
+            if (TGetter.TryRead((RecordType)(type & 0xFE), data.Slice(start + 1, size), out T record))
             {
-                PassFixedTextClosingElement(start, size);
+                PassFixedTextClosingElement(s, start, size, type);
                 return record;
             }
             EnterFixedTextClosingElement(start, size);

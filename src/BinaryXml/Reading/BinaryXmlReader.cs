@@ -358,18 +358,22 @@ public ref partial struct BinaryXmlReader
         s._valueLength = 0;
     }
 
-    private void EmitEndElement(int recordStart, byte recordType)
+    private void EmitEndElement(int recordStart, byte recordType) => EmitEndElement(_s, recordStart, recordType);
+
+    /// <summary><see cref="EmitEndElement(int, byte)"/> on the state in hand.</summary>
+    private static void EmitEndElement(ReaderState s, int recordStart, byte recordType)
     {
-        _s._tokenStart = recordStart;
-        _s._recordType = recordType;
-        EmitEndElement();
+        s._tokenStart = recordStart;
+        s._recordType = recordType;
+        EmitEndElement(s);
     }
 
     /// <summary>An EndElement token from the record the token start and record type already give (an EndElement
     /// record, or the text record whose end element it is).</summary>
-    private void EmitEndElement()
+    private void EmitEndElement() => EmitEndElement(_s);
+
+    private static void EmitEndElement(ReaderState s)
     {
-        ReaderState s = _s;
         // Its names are the innermost element's (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.EndElement;
         s._pending = PendingStep.PopScope;
@@ -1003,16 +1007,27 @@ public ref partial struct BinaryXmlReader
     /// After a start tag whose attributes have all been read: when a record of fixed size closing the element comes
     /// next (a typed value, …WithEndElement), where it starts and its payload's size. Moves nothing; such a record has
     /// nothing to check but its size. The drop-in reader's typed element reads convert its payload and then pass it
-    /// with <see cref="PassFixedTextClosingElement"/>.
+    /// with <see cref="PassFixedTextClosingElement(int, int)"/>.
     /// </summary>
     internal readonly bool TryPeekFixedTextClosingElement(out int recordStart, out int payloadSize)
     {
         recordStart = _s._pos;
         payloadSize = 0;
         if (!AtElementContent() || _s._depth == 0) return false;
-        byte type = _data[recordStart];
+        return IsFixedTextClosingElement(_data, recordStart, out payloadSize);
+    }
+
+    /// <summary>
+    /// Whether the record at <paramref name="recordStart"/> (within <paramref name="data"/>) is a text record of fixed
+    /// size with its end element, whole in the input; <paramref name="payloadSize"/> is its payload's size. Only text
+    /// records have a fixed payload size, so the size's table answers for the family too.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsFixedTextClosingElement(ReadOnlySpan<byte> data, int recordStart, out int payloadSize)
+    {
+        byte type = data[recordStart];
         payloadSize = RecordTypes.GetFixedPayloadSize(type);
-        return (type & 1) != 0 && payloadSize >= 0 && RecordTypes.GetFamily(type) == RecordFamily.Text && payloadSize < _data.Length - recordStart;
+        return (type & 1) != 0 && payloadSize >= 0 && payloadSize < data.Length - recordStart;
     }
 
     /// <summary>
@@ -1022,9 +1037,17 @@ public ref partial struct BinaryXmlReader
     internal void PassFixedTextClosingElement(int recordStart, int payloadSize)
     {
         Debug.Assert(TryPeekFixedTextClosingElement(out int start, out int size) && start == recordStart && size == payloadSize);
-        _s._phase = ReaderPhase.Content;
-        _s._pos = recordStart + 1 + payloadSize;
-        EmitEndElement(recordStart, _data[recordStart]);
+        PassFixedTextClosingElement(_s, recordStart, payloadSize, _data[recordStart]);
+    }
+
+    /// <summary>
+    /// <see cref="PassFixedTextClosingElement(int, int)"/> with the record's type byte in hand, on the state in hand.
+    /// </summary>
+    private static void PassFixedTextClosingElement(ReaderState s, int recordStart, int payloadSize, byte type)
+    {
+        s._phase = ReaderPhase.Content;
+        s._pos = recordStart + 1 + payloadSize;
+        EmitEndElement(s, recordStart, type);
     }
 
     /// <summary>
