@@ -36,6 +36,46 @@ public sealed class ReaderValidationTests
         }
     }
 
+    [Theory]
+    [InlineData("40 01 72 40 01 61 40 01 63", "c, a, r")]
+    [InlineData("40 01 72 40 01 61 04 01 78 98 01 31", "a, r")]
+    [InlineData("40 01 72 40 01 61 04 01 78 98 01 31 08 02 75 3A", "a, r")]
+    public void A_start_tag_that_ends_the_input_fails_its_own_read_as_in_box(string hex, string unclosed)
+    {
+        // <r><a><c> (the last tag ends the input); <r><a x="1"> and <r><a x="1" xmlns="u:">: .NET's reader looks for
+        // the next attribute and fails on the start tag, before reporting its element; so do both of ours, naming the
+        // open elements innermost first, as it does.
+        byte[] data = Hex.Parse(hex);
+        var reported = new List<string>();
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() =>
+        {
+            var r = new BinaryXmlReader(data);
+            try
+            {
+                while (r.Read()) if (r.TokenType == BinaryXmlTokenType.StartElement) reported.Add(r.LocalName.ToString());
+            }
+            finally
+            {
+                r.Dispose();
+            }
+        });
+        Assert.Equal(data.Length, e.Offset);
+        Assert.Contains($"Following elements are not closed: {unclosed} (", e.Message);
+        var inBox = new List<string>();
+        var ours = new List<string>();
+        XmlException inBoxError = Assert.ThrowsAny<XmlException>(() => ReadNames(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), inBox));
+        XmlException ourError = Assert.ThrowsAny<XmlException>(() => ReadNames(BinaryXmlDictionaryReader.Create(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max), ours));
+        Assert.Equal(inBox, ours);
+        Assert.Equal(inBox, reported);
+        Assert.Contains($"Following elements are not closed: {unclosed}", inBoxError.Message);
+        Assert.Contains($"Following elements are not closed: {unclosed}", ourError.Message);
+
+        static void ReadNames(XmlDictionaryReader reader, List<string> names)
+        {
+            while (reader.Read()) if (reader.NodeType == XmlNodeType.Element) names.Add(reader.LocalName);
+        }
+    }
+
     [Fact]
     public void A_prefix_bound_in_the_document_before_is_not_bound_in_the_next()
     {

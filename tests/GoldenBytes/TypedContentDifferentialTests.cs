@@ -122,6 +122,31 @@ public sealed class TypedContentDifferentialTests
         });
 
     /// <summary>
+    /// The same documents cut short anywhere after <c>&lt;a&gt;</c>'s start tag and before the element after it (at the
+    /// tag's end, inside the value's record, after it): every read fails through both readers as an XmlException.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Values))]
+    public void Typed_reads_of_a_document_cut_short_fail_as_in_box(string value)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, null, null, false))
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("a");
+            s_values[value](w);
+            w.WriteEndElement();
+            w.WriteElementString("after", "x");
+            w.WriteEndElement();
+        }
+        byte[] data = stream.ToArray();
+        // <r> and <a> are ShortElement records of three bytes each; the element after starts with its name's length.
+        int after = data.AsSpan().IndexOf((byte[])[0x40, 5, .. "after"u8]);
+        Assert.True(after > 6);
+        for (int end = 6; end < after; end++) AssertReadsMatch($"{value} cut at {end}", data[..end]);
+    }
+
+    /// <summary>
     /// Records .NET's writer never writes, read as it reads them: a BoolText (0xB4) closing its element, false, true
     /// and a byte other than 0 or 1; an Int64Text holding a small number, an Int8Text holding 0 (not Zero/One).
     /// </summary>

@@ -178,7 +178,7 @@ public ref partial struct BinaryXmlReader
         // tokens that have them (see ClearToken).
         if (s._pos >= _data.Length)
         {
-            if (s._depth > 0) ThrowUnclosed();
+            if (s._depth > 0) ThrowUnclosed(s._pos);
             ClearToken();
             s._tokenType = BinaryXmlTokenType.None;
             s._tokenStart = s._pos;
@@ -426,10 +426,14 @@ public ref partial struct BinaryXmlReader
         if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
         int p = ParseElementName(data, start, out NameRef prefix, out NameRef local, out _);
         ref ElementScope element = ref PushScope(s, start, prefix, local);
+        // A start tag (with its attributes) that ends the input fails there, as .NET's reader fails looking for its
+        // attributes: the element it opens cannot be closed.
+        if ((uint)p >= (uint)data.Length) ThrowUnclosed(p);
         bool attributes = IsAttributeRecord(data, p);
         if (attributes)
         {
             p = ReadStartTagAttributes(start, p, ref element);
+            if (p >= data.Length) ThrowUnclosed(p);
         }
         else
         {
@@ -1224,17 +1228,18 @@ public ref partial struct BinaryXmlReader
         _ => default,
     };
 
-    private readonly void ThrowUnclosed()
+    /// <summary>The input ends (at <paramref name="offset"/>) inside the open elements, listed innermost first as .NET lists them.</summary>
+    private readonly void ThrowUnclosed(int offset)
     {
         var names = new StringBuilder();
-        for (int d = 0; d < _s._depth; d++)
+        for (int d = _s._depth - 1; d >= 0; d--)
         {
             NameRef prefix = _s._scopes![d].Prefix, local = _s._scopes[d].LocalName;
             if (names.Length > 0) names.Append(", ");
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());
         }
-        Fail("Unexpected end of file. Following elements are not closed: {0}", names, _s._pos);
+        Fail("Unexpected end of file. Following elements are not closed: {0}", names, offset);
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
