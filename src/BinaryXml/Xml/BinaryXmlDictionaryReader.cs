@@ -1731,7 +1731,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (atom is not null) return atom == value;
         ReadOnlySpan<byte> utf8 = Data.Slice(from.Offset, from.Length);
-        if (AsciiText.Equals(utf8, value)) return true;
+        return AsciiText.Equals(utf8, value) || NonAsciiEquals(utf8, value);
+    }
+
+    /// <summary>UTF-8 that is not ASCII only against a string (false for ASCII: <see cref="AsciiText.Equals"/> answered it), decoded into the reader's scratch characters.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool NonAsciiEquals(ReadOnlySpan<byte> utf8, string value)
+    {
         if (Ascii.IsValid(utf8) || utf8.Length < value.Length) return false;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
@@ -1823,8 +1829,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (atom is not null) return value.SequenceEqual(atom);
         ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
-        if (AsciiText.Equals(utf8, value)) return true;
-        if (Ascii.IsValid(utf8)) return false;
+        return AsciiText.Equals(utf8, value) || NonAsciiLocalNameEquals(ref atom, start, length, value);
+    }
+
+    /// <summary>A local name that is not ASCII only, atomized into <paramref name="atom"/> and compared (false for ASCII: <see cref="AsciiText.Equals"/> answered it).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool NonAsciiLocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
+    {
+        if (Ascii.IsValid(Data.Slice(start, length))) return false;
         atom = AtomizeInline(start, length);
         return value.SequenceEqual(atom);
     }
