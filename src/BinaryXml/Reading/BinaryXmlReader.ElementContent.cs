@@ -230,11 +230,8 @@ public ref partial struct BinaryXmlReader
     /// typed records), or from the current Text token with the Get… method. Static members of a struct, so that each
     /// read's code is specialized.
     /// </summary>
-    private interface IValueGetter<T>
+    private interface IValueGetter<T> : IFixedTextRead<T>
     {
-        /// <summary>The payload of a typed record (its plain, even type), as the Get… method takes it; false for any other.</summary>
-        static abstract bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out T value);
-
         static abstract T Get(scoped in BinaryXmlReader reader);
     }
 

@@ -1010,8 +1010,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>
     /// After a start tag whose attributes have all been read: when a record of fixed size closing the element comes
     /// next (a typed value, …WithEndElement), where it starts and its payload's size. Moves nothing; such a record has
-    /// nothing to check but its size. The drop-in reader's typed element reads convert its payload and then pass it
-    /// with <see cref="PassFixedTextClosingElement(int, int)"/>.
+    /// nothing to check but its size.
     /// </summary>
     internal readonly bool TryPeekFixedTextClosingElement(out int recordStart, out int payloadSize)
     {
@@ -1035,17 +1034,25 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// Moves past the record <see cref="TryPeekFixedTextClosingElement"/> found to the EndElement it implies, as two
-    /// <see cref="Read"/> calls would (the Text token between is passed over).
+    /// After a start tag whose attributes have all been read: when a record of fixed size closing the element comes
+    /// next and <typeparamref name="TRead"/> takes it, converts its payload and moves to the EndElement it implies, as
+    /// <see cref="Read"/>, the value's read and <see cref="Read"/> would (the Text token between is passed over).
+    /// Otherwise false, and nothing moves. The drop-in reader's typed element reads use it.
     /// </summary>
-    internal void PassFixedTextClosingElement(int recordStart, int payloadSize)
+    internal bool TryReadFixedTextClosingElement<T, TRead>(out T value) where TRead : struct, IFixedTextRead<T>
     {
-        Debug.Assert(TryPeekFixedTextClosingElement(out int start, out int size) && start == recordStart && size == payloadSize);
-        PassFixedTextClosingElement(_s, recordStart, payloadSize, _data[recordStart]);
+        value = default!;
+        if (!TryPeekFixedTextClosingElement(out int start, out int size)) return false;
+        ReadOnlySpan<byte> data = _data;
+        byte type = data[start];
+        if (!TRead.TryRead((RecordType)(type & 0xFE), data.Slice(start + 1, size), out value)) return false;
+        PassFixedTextClosingElement(_s, start, size, type);
+        return true;
     }
 
     /// <summary>
-    /// <see cref="PassFixedTextClosingElement(int, int)"/> with the record's type byte in hand, on the state in hand.
+    /// Moves past the record <see cref="TryPeekFixedTextClosingElement"/> found (at <paramref name="recordStart"/>, of
+    /// type <paramref name="type"/>) to the EndElement it implies, on the state in hand.
     /// </summary>
     private static void PassFixedTextClosingElement(ReaderState s, int recordStart, int payloadSize, byte type)
     {

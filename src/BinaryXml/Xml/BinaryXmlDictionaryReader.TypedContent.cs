@@ -337,11 +337,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// One typed element read: the records it takes and how it converts them (the same rule as ReadContentAs* on that
     /// record). Static members of a struct, so that each read's code is specialized, with no delegate call.
     /// </summary>
-    private interface IAtomicRead<T>
-    {
-        /// <summary>Converts the payload of a typed record (its plain, even type) it takes; false for the others.</summary>
-        static abstract bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out T value);
-    }
+    private interface IAtomicRead<T> : IFixedTextRead<T>;
 
     private struct Int32Read : IAtomicRead<int>
     {
@@ -414,13 +410,11 @@ public sealed partial class BinaryXmlDictionaryReader
         value = default!;
         if (!CanReadContentInOneStep(out _)) return false;
         var r = NativeReader;
-        if (!r.TryPeekFixedTextClosingElement(out int start, out int size)) return false;
-        ReadOnlySpan<byte> data = Data;
-        if (!TRead.TryRead((RecordType)(data[start] & 0xFE), data.Slice(start + 1, size), out value)) return false;
-        r.PassFixedTextClosingElement(start, size);
+        if (!r.TryReadFixedTextClosingElement<T, TRead>(out value)) return false;
         LeaveElementReadInOneStep();
         return true;
     }
+
 
     /// <inheritdoc/>
     public override int ReadElementContentAsInt() => TryReadAtomicElement<int, Int32Read>(out int value) ? value : base.ReadElementContentAsInt();
