@@ -165,12 +165,7 @@ public ref partial struct BinaryXmlReader
             Debug.Assert(TryPeekFixedTextClosingElement(out int peeked, out int peekedSize) && peeked == start && peekedSize == size);
             // A typed record closing the element is converted straight from its payload, and the reader moves to the
             // end tag. A record the type does not take is made the Text token, so that Get… fails on it as Read would.
-            byte type = data[start];
-            if (TGetter.TryRead((RecordType)(type & 0xFE), data.Slice(start + 1, size), out T record))
-            {
-                PassFixedTextClosingElement(s, start, size, type);
-                return record;
-            }
+            if (TryPassFixedTextClosingElement<T, TGetter>(s, data, start, size, out T record)) return record;
             EnterFixedTextClosingElement(start, size);
             return ExitFixedTextClosingElement(TGetter.Get(in this));
         }

@@ -1041,24 +1041,27 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     internal bool TryReadFixedTextClosingElement<T, TRead>(out T value) where TRead : struct, IFixedTextRead<T>
     {
+        if (TryPeekFixedTextClosingElement(out int start, out int size))
+            return TryPassFixedTextClosingElement<T, TRead>(_s, _data, start, size, out value);
         value = default!;
-        if (!TryPeekFixedTextClosingElement(out int start, out int size)) return false;
-        ReadOnlySpan<byte> data = _data;
-        byte type = data[start];
-        if (!TRead.TryRead((RecordType)(type & 0xFE), data.Slice(start + 1, size), out value)) return false;
-        PassFixedTextClosingElement(_s, start, size, type);
-        return true;
+        return false;
     }
 
     /// <summary>
-    /// Moves past the record <see cref="TryPeekFixedTextClosingElement"/> found (at <paramref name="recordStart"/>, of
-    /// type <paramref name="type"/>) to the EndElement it implies, on the state in hand.
+    /// For the record a peek found (at <paramref name="recordStart"/> in <paramref name="data"/>, the reader's input):
+    /// when <typeparamref name="TRead"/> takes it, converts its payload and moves past it to the EndElement it implies,
+    /// on the state in hand. Otherwise false, and nothing moves.
     /// </summary>
-    private static void PassFixedTextClosingElement(ReaderState s, int recordStart, int payloadSize, byte type)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryPassFixedTextClosingElement<T, TRead>(ReaderState s, ReadOnlySpan<byte> data, int recordStart, int payloadSize, out T value)
+        where TRead : struct, IFixedTextRead<T>
     {
+        byte type = data[recordStart];
+        if (!TRead.TryRead((RecordType)(type & 0xFE), data.Slice(recordStart + 1, payloadSize), out value)) return false;
         s._phase = ReaderPhase.Content;
         s._pos = recordStart + 1 + payloadSize;
         EmitEndElement(s, recordStart, type);
+        return true;
     }
 
     /// <summary>

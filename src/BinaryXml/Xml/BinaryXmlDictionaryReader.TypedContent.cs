@@ -415,7 +415,6 @@ public sealed partial class BinaryXmlDictionaryReader
         return true;
     }
 
-
     /// <inheritdoc/>
     public override int ReadElementContentAsInt() => TryReadAtomicElement<int, Int32Read>(out int value) ? value : base.ReadElementContentAsInt();
 
