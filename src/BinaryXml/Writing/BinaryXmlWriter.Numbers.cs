@@ -102,15 +102,16 @@ public sealed partial class BinaryXmlWriter
     /// <summary>The smallest of ZeroText, OneText, Int8Text, Int16Text and Int32Text that holds the value.</summary>
     private static int FormatInt32Record(Span<byte> destination, int value)
     {
+        // The value's four little-endian bytes hold each smaller record's payload in their first one or two: one
+        // write for every size (the destination has room for the largest record; bytes past the one chosen are not
+        // part of it). Short for the inliner, which takes this into the caller's loop within its budget.
+        BinaryXmlPrimitives.WriteInt32(destination[1..], value);
         if (value == (sbyte)value)
         {
-            if (value == 0) return FixedRecord(destination, RecordType.ZeroText, 0);
-            if (value == 1) return FixedRecord(destination, RecordType.OneText, 0);
-            destination[1] = (byte)value;
-            return FixedRecord(destination, RecordType.Int8Text, 1);
+            if ((uint)value > 1) return FixedRecord(destination, RecordType.Int8Text, 1);
+            return FixedRecord(destination, value == 0 ? RecordType.ZeroText : RecordType.OneText, 0);
         }
-        if (value == (short)value) return FixedRecord(destination, RecordType.Int16Text, BinaryXmlPrimitives.WriteInt16(destination[1..], (short)value));
-        return FixedRecord(destination, RecordType.Int32Text, BinaryXmlPrimitives.WriteInt32(destination[1..], value));
+        return value == (short)value ? FixedRecord(destination, RecordType.Int16Text, 2) : FixedRecord(destination, RecordType.Int32Text, 4);
     }
 
     private static int FormatInt64Record(Span<byte> destination, long value)
