@@ -189,6 +189,15 @@ public static partial class BinaryXmlPrimitives
     public static int WriteGuid(Span<byte> destination, Guid value)
     {
         if (destination.Length < 16) throw new ArgumentException("The destination is shorter than 16 bytes.", nameof(destination));
+        return WriteGuidPayload(destination, value);
+    }
+
+    /// <summary>
+    /// <see cref="WriteGuid"/> for a destination known to have room (the writer's records): without the argument
+    /// test, which the writes repeat, so that a writer's loop inlines it within the JIT's budget.
+    /// </summary>
+    internal static int WriteGuidPayload(Span<byte> destination, Guid value)
+    {
         // A little-endian host stores a Guid in exactly this order.
         if (BitConverter.IsLittleEndian) Write16Bytes(destination, in value);
         else value.TryWriteBytes(destination);

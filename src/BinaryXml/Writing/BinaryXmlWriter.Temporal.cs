@@ -78,5 +78,5 @@ public sealed partial class BinaryXmlWriter
         => FixedRecord(destination, RecordType.TimeSpanText, BinaryXmlPrimitives.WriteTimeSpan(destination[1..], value));
 
     private static int FormatGuidRecord(Span<byte> destination, Guid value)
-        => FixedRecord(destination, RecordType.UuidText, BinaryXmlPrimitives.WriteGuid(destination[1..], value));
+        => FixedRecord(destination, RecordType.UuidText, BinaryXmlPrimitives.WriteGuidPayload(destination[1..], value));
 }
