@@ -252,11 +252,11 @@ public sealed partial class BinaryXmlWriter
     public void WriteEndElement()
     {
         // The common end: inside content or an open start tag with nothing pending, an element that declared
-        // nothing and is not the root. The general path below does the same in this case.
-        if (InPlainContent && !_nsMgr.HasScopeWork && _nsMgr.Depth > 1)
+        // nothing (the root too: every message ends one). The general path below does the same in this case.
+        if (InPlainContent && !_nsMgr.HasScopeWork)
         {
             WriteEndElementNode();
-            _nsMgr.Depth--;
+            if (--_nsMgr.Depth == 0) EndRoot();
             _writeState = WriteState.Content;
             return;
         }
@@ -268,6 +268,13 @@ public sealed partial class BinaryXmlWriter
     {
         if (--_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
         _writeState = WriteState.Content;
+    }
+
+    /// <summary>After the root's end: only comments and whitespace may follow in a document.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void EndRoot()
+    {
+        if (_documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
     }
 
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
