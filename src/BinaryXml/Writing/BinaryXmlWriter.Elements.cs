@@ -234,7 +234,7 @@ public sealed partial class BinaryXmlWriter
         // Most elements declare nothing and set no xml:lang or xml:space.
         if (_nsMgr.HasScopeWork) ExitDeclaringScope();
         else _nsMgr.Depth--;
-        if (_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        if (_nsMgr.Depth == 0) EndRoot();
     }
 
     private void ExitDeclaringScope()
@@ -266,11 +266,11 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Leaves the scope of an element that declared nothing (the end of <see cref="ExitScope"/> for it).</summary>
     private void ExitPlainScope()
     {
-        if (--_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        if (--_nsMgr.Depth == 0) EndRoot();
         _writeState = WriteState.Content;
     }
 
-    /// <summary>After the root's end: only comments and whitespace may follow in a document.</summary>
+    /// <summary>After the root's end (out of line: once per document): in a document, only comments may follow.</summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private void EndRoot()
     {
@@ -312,7 +312,8 @@ public sealed partial class BinaryXmlWriter
             WriteNodeWithName(RecordType.ShortElement, localName);
             if (!string.IsNullOrEmpty(value)) WriteTextNode(value.AsSpan());
             WriteEndElementNode();
-            ExitPlainScope();
+            if (--_nsMgr.Depth == 0) EndRoot();
+            _writeState = WriteState.Content;
             return;
         }
         WriteElementString(null, localName, null, value);
