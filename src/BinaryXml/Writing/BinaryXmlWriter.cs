@@ -507,12 +507,13 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private void FoldInMemory() => _memory.Span[_textNodeStart]++;
 
+    /// <summary>The record of a one-letter prefix (a–z): the A form's type plus the letter's place after 'a' (MC-NBFX 2.3.1).</summary>
+    private static RecordType LetterRecord(RecordType letterA, char prefixLetter) => (RecordType)((byte)letterA + (prefixLetter - 'a'));
+
     /// <summary>
     /// The dictionary id of a string, as .NET's writer finds it: the static dictionary first (even ids), then the
     /// session, which is asked to add strings it does not have yet (odd ids).
     /// </summary>
-    private static RecordType LetterRecord(RecordType letterA, char prefixLetter) => (RecordType)((byte)letterA + (prefixLetter - 'a'));
-
     private bool TryGetKey(XmlDictionaryString s, out int key)
     {
         if (s.Dictionary == _dictionary)
