@@ -270,7 +270,10 @@ public sealed partial class BinaryXmlWriter
         _writeState = WriteState.Content;
     }
 
-    /// <summary>After the root's end (out of line: once per document): in a document, only comments may follow.</summary>
+    /// <summary>
+    /// After the root's end: in a document, only comments may follow. Out of line (once per document), so that the
+    /// scope's end inlined into callers' loops stays short.
+    /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private void EndRoot()
     {
