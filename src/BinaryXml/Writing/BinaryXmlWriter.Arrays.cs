@@ -141,10 +141,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>
     /// Writes the Array record up to its items: 0x03, the element with its namespace declarations, EndElement,
     /// the item type and the count (MC-NBFX 2.3.3). Returns false (writing nothing) for an empty array, as .NET does.
-    /// A method of its own: inlined into a caller's WriteArray, it spent the caller's inlining budget, and the item
-    /// copy after it was left as calls to one-line helpers.
     /// </summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private bool StartArray(string? prefix, string localName, string? ns, int count, RecordType itemType)
     {
         ThrowIfClosed();
