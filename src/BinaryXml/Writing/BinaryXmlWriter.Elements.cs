@@ -317,8 +317,7 @@ public sealed partial class BinaryXmlWriter
             WriteNodeWithName(RecordType.ShortElement, localName);
             if (!string.IsNullOrEmpty(value)) WriteTextNode(value.AsSpan());
             WriteEndElementNode();
-            if (--_nsMgr.Depth == 0) EndRoot();
-            _writeState = WriteState.Content;
+            ExitPlainScope();
             return;
         }
         WriteElementString(null, localName, null, value);
