@@ -401,4 +401,23 @@ public sealed class CanonicalizationContractTests
             Assert.Throws<InvalidOperationException>(() => writer.EndCanonicalization());
         }
     }
+
+    [Fact]
+    public void The_native_writer_reports_every_start_tags_prefix_while_replaying_after_an_array_too()
+    {
+        // Canonicalization replays calls with the prefix each start tag was written with. The drop-in writer writes
+        // arrays as elements while canonicalizing; the native writer, asked directly, must not let an array's start
+        // tag open the short path that skips the report.
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+        using var w = new BinaryXmlWriter(buffer);
+        w.ReportResolvedPrefixes = true;
+        w.WriteStartElement("p", "r", "urn:p");
+        Assert.Equal("p", w.LastResolvedPrefix);
+        w.WriteArray(null, "a", "urn:p", (ReadOnlySpan<int>)[1, 2]);
+        Assert.Equal("p", w.LastResolvedPrefix);
+        w.WriteStartElement("e");
+        Assert.Equal("", w.LastResolvedPrefix);
+        w.WriteStartElement("f", "urn:p");
+        Assert.Equal("p", w.LastResolvedPrefix);
+    }
 }

@@ -171,6 +171,8 @@ public sealed partial class BinaryXmlWriter
             // request.
             WriteArrayHeader(GetSpan(ArrayHeaderSize), itemType, count);
             ExitPlainScope();
+            // ExitPlainScope's rule assumes a plain start (this one may report its prefix).
+            RefreshPlainState();
             return true;
         }
         WriteEndElement();

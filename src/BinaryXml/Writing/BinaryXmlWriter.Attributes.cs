@@ -101,6 +101,7 @@ public sealed partial class BinaryXmlWriter
         if (localName is null || (localName.Length == 0 && prefix != "xmlns")) throw new ArgumentNullException(nameof(localName));
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteStartAttribute", _writeState);
+        _plain = PlainState.None;
 
         if (prefix is null)
         {
@@ -205,6 +206,7 @@ public sealed partial class BinaryXmlWriter
         finally
         {
             _writeState = WriteState.Element;
+            RefreshPlainState();
         }
     }
 
@@ -237,6 +239,7 @@ public sealed partial class BinaryXmlWriter
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
+        _plain = PlainState.None;
         if (prefix is null)
         {
             Resolved(_nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null));
@@ -246,6 +249,7 @@ public sealed partial class BinaryXmlWriter
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, null);
             Resolved(prefix);
         }
+        RefreshPlainState();
     }
 
     /// <summary>Declares a namespace whose record may carry a dictionary id.</summary>
@@ -255,6 +259,7 @@ public sealed partial class BinaryXmlWriter
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
+        _plain = PlainState.None;
         if (prefix is null)
         {
             Resolved(_nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns));
@@ -264,6 +269,7 @@ public sealed partial class BinaryXmlWriter
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns.Value, ns);
             Resolved(prefix);
         }
+        RefreshPlainState();
     }
 
     private string GeneratePrefix(string ns, XmlDictionaryString? xNs)

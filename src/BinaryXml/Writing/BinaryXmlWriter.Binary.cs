@@ -21,7 +21,8 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         ThrowIfInList("WriteBase64");
         if (data.IsEmpty) return;
-        if (_trailByteCount > 0)
+        bool held = _trailByteCount > 0;
+        if (held)
         {
             int take = Math.Min(3 - _trailByteCount, data.Length);
             data[..take].CopyTo(TrailBytes.AsSpan(_trailByteCount));
@@ -54,6 +55,9 @@ public sealed partial class BinaryXmlWriter
             data.CopyTo(TrailBytes.AsSpan(_trailByteCount));
             _trailByteCount += data.Length;
         }
+        // Bytes held back stop the short paths; once none are, they may take them again.
+        if (_trailByteCount != 0) _plain = PlainState.None;
+        else if (held) RefreshPlainState();
     }
 
     /// <summary>Writes binary data as a hex string (BinHex is text in binary XML).</summary>
@@ -79,6 +83,7 @@ public sealed partial class BinaryXmlWriter
             WriteBase64Node(TrailBytes.AsSpan(0, _trailByteCount), []);
         }
         _trailByteCount = 0;
+        RefreshPlainState();
     }
 
     private void WriteBase64Node(ReadOnlySpan<byte> trail, ReadOnlySpan<byte> data)

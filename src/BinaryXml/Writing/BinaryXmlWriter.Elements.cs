@@ -10,6 +10,29 @@ public sealed partial class BinaryXmlWriter
     private WriteState _writeState;
     private DocumentState _documentState;
 
+    /// <summary>
+    /// Where the short paths may go (<see cref="InPlainContent"/>, <see cref="CanStartPlainElement"/>): kept by every
+    /// change of the state it is made of, so that they test one field. A value lower than the state's is always safe
+    /// (the general paths check everything): a change that can lower it lowers it before it happens, and it is raised
+    /// where the state is known or recomputed (<see cref="RefreshPlainState"/>).
+    /// </summary>
+    private PlainState _plain;
+
+    private enum PlainState : byte
+    {
+        /// <summary>Something is open or pending, or resolved prefixes are reported: only the general paths.</summary>
+        None,
+
+        /// <summary>Where a root element may start: a start tag without prefix or namespace needs no state work.</summary>
+        TopLevel,
+
+        /// <summary>
+        /// Inside an element's content or its open start tag, with no attribute open, no base64 bytes held back, no
+        /// list open and no xmlns records to write: a start tag, a value or an end tag needs no state work.
+        /// </summary>
+        Content,
+    }
+
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void ResetXmlState()
     {
@@ -21,6 +44,8 @@ public sealed partial class BinaryXmlWriter
         _inList = false;
         ResetAttributeState();
         _trailByteCount = 0;
+        // Before the root, with nothing open or pending.
+        _plain = _reportResolvedPrefixes ? PlainState.None : PlainState.TopLevel;
     }
 
     /// <summary>The xml:lang in scope, as <see cref="XmlWriter.XmlLang"/>.</summary>
@@ -39,7 +64,17 @@ public sealed partial class BinaryXmlWriter
     internal string LastResolvedPrefix => _scratch?.LastResolvedPrefix ?? string.Empty;
 
     /// <summary>Whether <see cref="LastResolvedPrefix"/> is kept (while a caller replays calls): off, it costs nothing.</summary>
-    internal bool ReportResolvedPrefixes { get; set; }
+    internal bool ReportResolvedPrefixes
+    {
+        get => _reportResolvedPrefixes;
+        set
+        {
+            _reportResolvedPrefixes = value;
+            RefreshPlainState();
+        }
+    }
+
+    private bool _reportResolvedPrefixes;
 
     private void Resolved(string prefix)
     {
@@ -72,6 +107,7 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowWrongState("WriteStartDocument", _writeState);
         _writeState = WriteState.Prolog;
         _documentState = DocumentState.Document;
+        RefreshPlainState();
     }
 
     /// <summary>Closes all open elements and ends the document.</summary>
@@ -83,6 +119,7 @@ public sealed partial class BinaryXmlWriter
         FinishDocument();
         _writeState = WriteState.Start;
         _documentState = DocumentState.End;
+        RefreshPlainState();
     }
 
     private void FinishDocument()
@@ -97,9 +134,10 @@ public sealed partial class BinaryXmlWriter
     {
         // The common case (inside an element, nothing pending) needs no checks beyond the name's; the root (tested only
         // when that fails, to keep the common test short) neither.
-        if ((InPlainContent && !ReportResolvedPrefixes || CanStartPlainElement) && !string.IsNullOrEmpty(localName))
+        if (CanStartPlainElement && !string.IsNullOrEmpty(localName))
         {
             _writeState = WriteState.Element;
+            _plain = PlainState.Content;
             _nsMgr.EnterScope();
             WriteNodeWithName(RecordType.ShortElement, localName);
             return;
@@ -134,9 +172,10 @@ public sealed partial class BinaryXmlWriter
     private bool TryStartBoundElement(string? prefix, string? localName, string? ns, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? bound)
     {
         bound = null;
-        if (!InPlainContent || ReportResolvedPrefixes || ns is null || string.IsNullOrEmpty(localName)) return false;
+        if (!InPlainContent || ns is null || string.IsNullOrEmpty(localName)) return false;
         bound = prefix is null ? _nsMgr.LookupPrefix(ns) : _nsMgr.LookupNamespace(prefix) == ns ? prefix : null;
         if (bound is null) return false;
+        // In plain content before, in a start tag that declares nothing now: still plain.
         _writeState = WriteState.Element;
         _nsMgr.EnterScope();
         return true;
@@ -205,6 +244,7 @@ public sealed partial class BinaryXmlWriter
 
         FlushBase64();
         AutoComplete(WriteState.Element);
+        _plain = PlainState.None;
         _nsMgr.EnterScope();
         if (ns is null)
         {
@@ -226,6 +266,8 @@ public sealed partial class BinaryXmlWriter
             _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, xNs);
         }
         Resolved(prefix);
+        // A start tag, after every check: plain unless it declared something or its prefix is reported.
+        _plain = _nsMgr.HasScopeWork || _reportResolvedPrefixes ? PlainState.None : PlainState.Content;
         return prefix;
     }
 
@@ -256,8 +298,8 @@ public sealed partial class BinaryXmlWriter
         if (InPlainContent && !_nsMgr.HasScopeWork)
         {
             WriteEndElementNode();
-            if (--_nsMgr.Depth == 0) EndRoot();
             _writeState = WriteState.Content;
+            if (--_nsMgr.Depth == 0) EndRoot();
             return;
         }
         WriteEndElementInAnyState();
@@ -268,18 +310,39 @@ public sealed partial class BinaryXmlWriter
     {
         // EndRoot's rule written out here: the one-call paths that end with this are inlined into callers' loops, and
         // a call to EndRoot left W2's one-element documents 2–5 ns slower (runs 239–241).
-        if (--_nsMgr.Depth == 0 && _documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
         _writeState = WriteState.Content;
+        if (--_nsMgr.Depth != 0)
+        {
+            _plain = PlainState.Content;
+        }
+        else if (_documentState != DocumentState.Document)
+        {
+            _plain = PlainState.TopLevel;
+        }
+        else
+        {
+            _documentState = DocumentState.Epilog;
+            _plain = PlainState.None;
+        }
     }
 
     /// <summary>
-    /// After the root's end: in a document, only comments may follow. Out of line (once per document), so that
-    /// <see cref="WriteEndElement"/>'s short path stays short.
+    /// After the root's end: in a document, only comments may follow; outside one, another root may start plainly
+    /// (nothing is pending after an end tag: the general path recomputes <see cref="_plain"/> after this anyway). Out of
+    /// line (once per document), so that <see cref="WriteEndElement"/>'s short path stays short.
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private void EndRoot()
     {
-        if (_documentState == DocumentState.Document) _documentState = DocumentState.Epilog;
+        if (_documentState == DocumentState.Document)
+        {
+            _documentState = DocumentState.Epilog;
+            _plain = PlainState.None;
+        }
+        else
+        {
+            _plain = PlainState.TopLevel;
+        }
     }
 
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
@@ -294,6 +357,7 @@ public sealed partial class BinaryXmlWriter
         WriteEndElementNode();
         ExitScope();
         _writeState = WriteState.Content;
+        RefreshPlainState();
     }
 
     /// <summary>Same as <see cref="WriteEndElement"/>: binary XML has no empty-element form.</summary>
@@ -356,9 +420,19 @@ public sealed partial class BinaryXmlWriter
 
     private void FlushElement()
     {
-        if (_writeState == WriteState.Element) AutoComplete(WriteState.Content);
+        if (_writeState == WriteState.Element)
+        {
+            AutoComplete(WriteState.Content);
+            // A start tag that declared something was not plain; its content may be.
+            if (_plain != PlainState.Content) RefreshPlainState();
+        }
     }
 
+    /// <summary>
+    /// Closes an open start tag (its xmlns records are written) and moves to <paramref name="writeState"/>. Leaves
+    /// <see cref="_plain"/> as it was: from a start tag to content it can only rise (the caller raises it where that
+    /// matters), and a start tag or a close sets it themselves.
+    /// </summary>
     private void AutoComplete(WriteState writeState)
     {
         if (_writeState == WriteState.Element) _nsMgr.DeclareNamespaces(this);
@@ -373,21 +447,45 @@ public sealed partial class BinaryXmlWriter
     private bool CanStartPlainElement
     {
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        get => (_writeState is WriteState.Content or WriteState.Start or WriteState.Prolog || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork))
-            && _trailByteCount == 0 && !_inList && _documentState != DocumentState.Epilog && !ReportResolvedPrefixes;
+        get
+        {
+            System.Diagnostics.Debug.Assert(_plain <= ComputePlainState(), "The writer's plain state is stale.");
+            return _plain != PlainState.None;
+        }
     }
 
     /// <summary>
     /// Inside an element's content or its open start tag, with no attribute open, no base64 bytes held back, no list
-    /// open and no xmlns records to write: where a start tag or a value needs no state work before its record.
+    /// open, no xmlns records to write and no resolved prefixes to report: where a start tag, a value or an end tag
+    /// needs no state work before its record.
     /// </summary>
     private bool InPlainContent
     {
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        // The write state first: a closed writer has no namespace scopes.
-        get => (_writeState == WriteState.Content || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork))
-            && _trailByteCount == 0 && !_inList && _nsMgr.Depth != 0;
+        get
+        {
+            System.Diagnostics.Debug.Assert(_plain <= ComputePlainState(), "The writer's plain state is stale.");
+            return _plain == PlainState.Content;
+        }
     }
+
+    /// <summary>The <see cref="PlainState"/> of the writer's state, computed from it.</summary>
+    private PlainState ComputePlainState()
+    {
+        // The write state first: a closed writer has no namespace scopes.
+        if (_writeState == WriteState.Closed || _trailByteCount != 0 || _inList || _reportResolvedPrefixes) return PlainState.None;
+        if (_nsMgr.Depth != 0)
+            return _writeState == WriteState.Content || (_writeState == WriteState.Element && !_nsMgr.HasScopeWork) ? PlainState.Content : PlainState.None;
+        return _writeState is WriteState.Start or WriteState.Prolog or WriteState.Content && _documentState != DocumentState.Epilog
+            ? PlainState.TopLevel
+            : PlainState.None;
+    }
+
+    /// <summary>Whether <see cref="_plain"/> is at most what the state allows (for tests: a higher value would skip checks).</summary>
+    internal bool PlainStateIsSafe => _plain <= ComputePlainState();
+
+    /// <summary>Sets <see cref="_plain"/> from the state, after a general path changed it.</summary>
+    private void RefreshPlainState() => _plain = ComputePlainState();
 
     private void StartContent()
     {

@@ -15,6 +15,7 @@ public sealed partial class BinaryXmlWriter
         StartContent();
         WriteNode(RecordType.StartListText);
         _inList = true;
+        _plain = PlainState.None;
     }
 
     /// <summary>
@@ -35,5 +36,6 @@ public sealed partial class BinaryXmlWriter
         _inList = false;
         _wroteAttributeValue = true;
         WriteNode(RecordType.EndListText);
+        RefreshPlainState();
     }
 }

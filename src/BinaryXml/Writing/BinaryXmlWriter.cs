@@ -199,6 +199,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         finally
         {
             _writeState = WriteState.Closed;
+            _plain = PlainState.None;
             Capture.Release();
             ReturnScratch();
             if (_streamOutput is not null)

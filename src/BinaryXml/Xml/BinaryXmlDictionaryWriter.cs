@@ -17,6 +17,9 @@ namespace BinaryXml;
 public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer
 {
     private readonly BinaryXmlWriter _writer;
+
+    /// <summary>The native writer this one writes with (for tests of its state).</summary>
+    internal BinaryXmlWriter NativeWriter => _writer;
     private char[]? _chars;
     private byte[]? _bytes;
     private CanonicalizationTee? _tee;
