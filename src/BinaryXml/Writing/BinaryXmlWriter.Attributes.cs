@@ -101,6 +101,7 @@ public sealed partial class BinaryXmlWriter
         if (localName is null || (localName.Length == 0 && prefix != "xmlns")) throw new ArgumentNullException(nameof(localName));
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteStartAttribute", _writeState);
+        // An attribute opens (or a declaration is made) from here: no short path until it ends.
         _plain = PlainState.None;
 
         if (prefix is null)
@@ -239,6 +240,7 @@ public sealed partial class BinaryXmlWriter
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
+        // A declaration gives the start tag xmlns records to write: no short path until it is known.
         _plain = PlainState.None;
         if (prefix is null)
         {
@@ -259,6 +261,7 @@ public sealed partial class BinaryXmlWriter
         ArgumentNullException.ThrowIfNull(ns);
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
+        // A declaration gives the start tag xmlns records to write: no short path until it is known.
         _plain = PlainState.None;
         if (prefix is null)
         {

@@ -305,7 +305,11 @@ public sealed partial class BinaryXmlWriter
         WriteEndElementInAnyState();
     }
 
-    /// <summary>Leaves the scope of an element that declared nothing (the end of <see cref="ExitScope"/> for it).</summary>
+    /// <summary>
+    /// Leaves the scope of an element that declared nothing (the end of <see cref="ExitScope"/> for it). Its callers
+    /// started the element with nothing pending and no prefix to report, so what follows is plain as well (a caller
+    /// for which that does not hold recomputes <see cref="_plain"/> after this).
+    /// </summary>
     private void ExitPlainScope()
     {
         // EndRoot's rule written out here: the one-call paths that end with this are inlined into callers' loops, and
