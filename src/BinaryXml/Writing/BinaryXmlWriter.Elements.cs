@@ -312,22 +312,11 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     private void ExitPlainScope()
     {
-        // EndRoot's rule written out here: the one-call paths that end with this are inlined into callers' loops, and
-        // a call to EndRoot left W2's one-element documents 2–5 ns slower (runs 239–241).
+        // EndRoot's rule inlined, not called: the one-call paths that end with this are inlined into callers' loops,
+        // and a call to EndRoot left W2's one-element documents 2–5 ns slower (runs 239–241).
         _writeState = WriteState.Content;
-        if (--_nsMgr.Depth != 0)
-        {
-            _plain = PlainState.Content;
-        }
-        else if (_documentState != DocumentState.Document)
-        {
-            _plain = PlainState.TopLevel;
-        }
-        else
-        {
-            _documentState = DocumentState.Epilog;
-            _plain = PlainState.None;
-        }
+        if (--_nsMgr.Depth != 0) _plain = PlainState.Content;
+        else AfterRoot();
     }
 
     /// <summary>
@@ -336,7 +325,11 @@ public sealed partial class BinaryXmlWriter
     /// line (once per document), so that <see cref="WriteEndElement"/>'s short path stays short.
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private void EndRoot()
+    private void EndRoot() => AfterRoot();
+
+    /// <summary><see cref="EndRoot"/>'s rule, for the paths that write it inline.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private void AfterRoot()
     {
         if (_documentState == DocumentState.Document)
         {
@@ -453,7 +446,7 @@ public sealed partial class BinaryXmlWriter
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         get
         {
-            System.Diagnostics.Debug.Assert(_plain <= ComputePlainState(), "The writer's plain state is stale.");
+            System.Diagnostics.Debug.Assert(PlainStateIsSafe, "The writer's plain state is stale.");
             return _plain != PlainState.None;
         }
     }
@@ -468,7 +461,7 @@ public sealed partial class BinaryXmlWriter
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         get
         {
-            System.Diagnostics.Debug.Assert(_plain <= ComputePlainState(), "The writer's plain state is stale.");
+            System.Diagnostics.Debug.Assert(PlainStateIsSafe, "The writer's plain state is stale.");
             return _plain == PlainState.Content;
         }
     }

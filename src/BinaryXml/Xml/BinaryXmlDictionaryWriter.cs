@@ -17,9 +17,6 @@ namespace BinaryXml;
 public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer
 {
     private readonly BinaryXmlWriter _writer;
-
-    /// <summary>The native writer this one writes with (for tests of its state).</summary>
-    internal BinaryXmlWriter NativeWriter => _writer;
     private char[]? _chars;
     private byte[]? _bytes;
     private CanonicalizationTee? _tee;
@@ -31,6 +28,9 @@ public sealed class BinaryXmlDictionaryWriter : XmlDictionaryWriter, IXmlBinaryW
     {
         _writer = new BinaryXmlWriter(stream, dictionary, session, ownsStream);
     }
+
+    /// <summary>The native writer this one writes with (for tests of its state).</summary>
+    internal BinaryXmlWriter NativeWriter => _writer;
 
     /// <summary>Creates a writer, as <c>XmlDictionaryWriter.CreateBinaryWriter</c>.</summary>
     public static BinaryXmlDictionaryWriter Create(Stream stream, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null, bool ownsStream = true)
