@@ -232,6 +232,9 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Checks and starts an element; returns its prefix, resolved (a local, not a ref: kept in a register).</summary>
+    // The general path, out of line as Grow is: inlined into a caller's loop beside a short path (W3's), it took the
+    // budget the short path's own helpers needed.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private string StartElement(string? prefix, string localName, string? ns, XmlDictionaryString? xNs)
     {
         ThrowIfClosed();
