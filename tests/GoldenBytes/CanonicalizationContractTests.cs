@@ -403,6 +403,30 @@ public sealed class CanonicalizationContractTests
     }
 
     [Fact]
+    public void The_drop_in_writers_short_paths_open_again_when_canonicalization_ends_or_the_output_changes()
+    {
+        // While canonicalizing, the native writer reports every start tag's prefix and takes only its general paths.
+        // The end of canonicalization and a new output turn the report off (SetOutput only when it was on) and open the
+        // short paths again as far as the state allows, not merely safely.
+        var writer = BinaryXmlDictionaryWriter.Create(new MemoryStream());
+        writer.WriteStartElement("r");
+        writer.StartCanonicalization(new MemoryStream(), false, null);
+        writer.WriteStartElement("a");
+        writer.WriteEndElement();
+        Assert.True(writer.NativeWriter.ReportResolvedPrefixes);
+        writer.EndCanonicalization();
+        Assert.False(writer.NativeWriter.ReportResolvedPrefixes);
+        Assert.True(writer.NativeWriter.PlainStateIsExact);
+
+        writer.StartCanonicalization(new MemoryStream(), false, null);
+        ((IXmlBinaryWriterInitializer)writer).SetOutput(new MemoryStream(), null, null, false);
+        Assert.False(writer.NativeWriter.ReportResolvedPrefixes);
+        Assert.True(writer.NativeWriter.PlainStateIsExact);
+        ((IXmlBinaryWriterInitializer)writer).SetOutput(new MemoryStream(), null, null, false);
+        Assert.True(writer.NativeWriter.PlainStateIsExact);
+    }
+
+    [Fact]
     public void The_native_writer_reports_every_start_tags_prefix_while_replaying_after_an_array_too()
     {
         // Canonicalization replays calls with the prefix each start tag was written with. The drop-in writer writes

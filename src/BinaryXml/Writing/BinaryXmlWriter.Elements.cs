@@ -69,6 +69,8 @@ public sealed partial class BinaryXmlWriter
         get => _reportResolvedPrefixes;
         set
         {
+            // The drop-in writer turns it off at every SetOutput: the state is recomputed only when it changes.
+            if (_reportResolvedPrefixes == value) return;
             _reportResolvedPrefixes = value;
             RefreshPlainState();
         }
@@ -483,6 +485,9 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>Whether <see cref="_plain"/> is at most what the state allows (for tests: a higher value would skip checks).</summary>
     internal bool PlainStateIsSafe => _plain <= ComputePlainState();
+
+    /// <summary>Whether <see cref="_plain"/> is the state's own, as it is after a recompute (for tests).</summary>
+    internal bool PlainStateIsExact => _plain == ComputePlainState();
 
     /// <summary>Sets <see cref="_plain"/> from the state, after a general path changed it.</summary>
     private void RefreshPlainState() => _plain = ComputePlainState();

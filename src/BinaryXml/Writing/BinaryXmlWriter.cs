@@ -116,6 +116,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
         if (!ReferenceEquals(_output, _streamOutput)) _output = _streamOutput;
         _ownsStream = ownsStream;
         SetState(dictionary, session);
+        // Our own buffer, empty after the reset: taken now, so that the message's first write does not go through Grow.
+        byte[] buffer = _streamOutput.GetArray(0, out int offset);
+        SetMemory(buffer.AsMemory(offset), buffer, offset);
     }
 
     private void SetState(IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
