@@ -11,16 +11,16 @@ namespace BinaryXml.Benchmarks;
 /// the code a case shares with the cases run before it (the framework's <c>XmlWriter</c> overloads that call the
 /// virtual methods, the library's code under the drop-in types) is compiled with their profile. <c>--inprocess</c>
 /// runs every case of a run in this process instead (no build; the recorded form up to run 249). <c>--job short</c>
-/// is BenchmarkDotNet's short job (the recorded runs), <c>--quick</c> (or <c>--job quick</c>) a quicker look (the
-/// short job with two warm-ups and iterations of 100 ms: most means within tens of per cent, not for the record),
-/// <c>--dry</c> (or <c>--job dry</c>) one invocation of each (checks the guards); otherwise the default job. Other
-/// arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
+/// is one launch and three timed iterations (see below), <c>--quick</c> (or <c>--job quick</c>) a quicker look (the
+/// short job with iterations of 100 ms: most means within tens of per cent, not for the record), <c>--dry</c> (or
+/// <c>--job dry</c>) one invocation of each (checks the guards); otherwise the default job (the recorded runs since
+/// run 251). Other arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
 /// </summary>
 internal static class Program
 {
     private static void Main(string[] args)
     {
-        // BenchmarkDotNet's --job would add an out-of-process job beside the in-process one: it is taken here instead.
+        // BenchmarkDotNet's --job would add a second job beside this one: it is taken here instead.
         string? named = null;
         bool inProcess = false;
         var rest = new List<string>();

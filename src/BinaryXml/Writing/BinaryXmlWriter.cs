@@ -67,6 +67,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         _ownsStream = ownsStream;
         TakeScratch();
         SetState(dictionary, session);
+        TakeStreamMemory(0);
     }
 
     /// <summary>The bytes handed to the output so far.</summary>
@@ -116,9 +117,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         if (!ReferenceEquals(_output, _streamOutput)) _output = _streamOutput;
         _ownsStream = ownsStream;
         SetState(dictionary, session);
-        // Our own buffer, empty after the reset: taken now, so that the message's first write does not go through Grow.
-        byte[] buffer = _streamOutput.GetArray(0, out int offset);
-        SetMemory(buffer.AsMemory(offset), buffer, offset);
+        TakeStreamMemory(0);
     }
 
     private void SetState(IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
@@ -248,6 +247,17 @@ public sealed partial class BinaryXmlWriter : IDisposable
             SetMemory(memory, null, 0);
     }
 
+    /// <summary>
+    /// Our own buffer over a stream as the output memory, with at least <paramref name="sizeHint"/> bytes free: its
+    /// array directly, without the interface call and Memory's type test. Taken when a document starts on a stream too
+    /// (the buffer is empty then), so that its first write does not go through <see cref="Grow"/>.
+    /// </summary>
+    private void TakeStreamMemory(int sizeHint)
+    {
+        byte[] array = _streamOutput!.GetArray(sizeHint, out int offset);
+        SetMemory(array.AsMemory(offset), array, offset);
+    }
+
     /// <summary>Drops the output memory (at a reset and after each commit): stores of constants, without a write barrier.</summary>
     private void ForgetMemory()
     {
@@ -292,16 +302,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
             _committed += keepFrom;
         }
         int request = Math.Max(size + keep, MinimumChunk);
-        if (_streamOutput is not null)
-        {
-            // Our own buffer over a stream: its array directly, without the interface call and Memory's type test.
-            byte[] array = _streamOutput.GetArray(request, out int offset);
-            SetMemory(array.AsMemory(offset), array, offset);
-        }
-        else
-        {
-            SetMemory(_output.GetMemory(request));
-        }
+        if (_streamOutput is not null) TakeStreamMemory(request);
+        else SetMemory(_output.GetMemory(request));
         _pending = keep;
         if (tail is not null)
         {
