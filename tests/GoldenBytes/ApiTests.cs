@@ -509,6 +509,9 @@ public sealed class ApiTests
             Assert.Equal((v, written), (back, consumed));
         }
         Assert.Throws<ArgumentOutOfRangeException>(() => MultiByteInt31.Write(new byte[5], -1));
+        // Too short a destination is an ArgumentException on the one-byte path too.
+        Assert.Throws<ArgumentException>(() => MultiByteInt31.Write([], 0));
+        Assert.Throws<ArgumentException>(() => MultiByteInt31.Write(new byte[1], 128));
         Assert.False(MultiByteInt31.TryWrite(new byte[2], 16384, out _));
     }
 

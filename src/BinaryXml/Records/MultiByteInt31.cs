@@ -24,6 +24,19 @@ public static class MultiByteInt31
     /// <exception cref="ArgumentException"><paramref name="destination"/> is too short.</exception>
     public static int Write(Span<byte> destination, int value)
     {
+        // One byte (most ids, lengths and counts) inline; the rest, and every failure, out of line, so that a writer's
+        // loop that inlines this keeps its budget for its own helpers.
+        if ((uint)value < 0x80 && !destination.IsEmpty)
+        {
+            destination[0] = (byte)value;
+            return 1;
+        }
+        return WriteLonger(destination, value);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static int WriteLonger(Span<byte> destination, int value)
+    {
         if (!TryWrite(destination, value, out int written))
         {
             throw new ArgumentException("The destination is too short for the encoded value.", nameof(destination));

@@ -318,7 +318,10 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Writes a one-byte non-text record type and forgets the last text record.</summary>
     private void WriteNode(RecordType type)
     {
-        BeginNode(type, 0);
+        // BeginNode's steps without the span after the type byte: less code where this is inlined (EndElement).
+        _model.WriteNodeType(0);
+        _textNodeStart = -1;
+        GetSpan(1)[0] = (byte)type;
         _pending++;
     }
 
