@@ -318,11 +318,20 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Writes a one-byte non-text record type and forgets the last text record.</summary>
     private void WriteNode(RecordType type)
     {
-        // BeginNode's steps without the span after the type byte: less code where this is inlined (EndElement).
-        _model.WriteNodeType(0);
-        _textNodeStart = -1;
+        // BeginNode without the span after the type byte: less code where this is inlined (EndElement).
+        ModelNonTextRecord(0);
         GetSpan(1)[0] = (byte)type;
         _pending++;
+    }
+
+    /// <summary>
+    /// A non-text record in the model of .NET's buffer (the <c>WriteByte</c> of its type, then the reservation of
+    /// <paramref name="payloadReservation"/> bytes) and the last text record forgotten: no end element folds into it now.
+    /// </summary>
+    private void ModelNonTextRecord(int payloadReservation)
+    {
+        _model.WriteNodeType(payloadReservation);
+        _textNodeStart = -1;
     }
 
     /// <summary>
@@ -334,8 +343,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
     {
-        _model.WriteNodeType(payloadReservation);
-        _textNodeStart = -1;
+        ModelNonTextRecord(payloadReservation);
         Span<byte> span = GetSpan(1 + payloadReservation + extraBytes);
         span[0] = (byte)type;
         return span.Slice(1);
