@@ -178,6 +178,20 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void Attribute_and_xmlns_records_are_the_range_of_the_spec_in_the_range_test_and_the_family_table()
+    {
+        // MC-NBFX 2.2.2: ShortAttribute … PrefixAttributeZ are 0x04–0x3F, the declarations 0x08–0x0B among them; a start
+        // tag's attributes are found by the range test.
+        for (int b = 0; b < 256; b++)
+        {
+            bool attribute = b is >= 0x04 and <= 0x3F;
+            Assert.Equal(attribute, RecordTypes.IsAttributeOrXmlns((byte)b));
+            Assert.Equal(attribute && b is not (>= 0x08 and <= 0x0B), RecordTypes.GetFamily((byte)b) == RecordFamily.Attribute);
+            Assert.Equal(b is >= 0x08 and <= 0x0B, RecordTypes.GetFamily((byte)b) == RecordFamily.XmlnsAttribute);
+        }
+    }
+
+    [Fact]
     public void Only_text_records_have_a_fixed_payload_size()
     {
         // The one-call reads take a record of fixed payload size as text, without the family table; the fixed sizes of

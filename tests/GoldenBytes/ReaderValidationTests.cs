@@ -362,6 +362,19 @@ public sealed class ReaderValidationTests
     }
 
     [Theory]
+    [InlineData("40 05 63")]          // the name runs past the end of the input
+    [InlineData("40 01 FF 01 01 01")] // the name is not UTF-8
+    [InlineData("42 02 01 01 01")]    // a static dictionary name, no dictionary given
+    public void Depth_beyond_MaxDepth_fails_before_the_elements_name_is_read_as_in_box(string element)
+    {
+        // .NET's reader enters the element's scope, and checks the depth, before it reads the name.
+        byte[] data = [0x40, 0x01, 0x61, 0x40, 0x01, 0x62, .. Hex.Parse(element)];
+        Assert.Contains("maximum read depth (2)", Assert.Throws<BinaryXmlException>(() => ReadAll(data, options: new BinaryXmlReaderOptions { MaxDepth = 2 })).Message);
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(data, new XmlDictionaryReaderQuotas { MaxDepth = 2 });
+        Assert.Contains("maximum read depth (2)", Assert.Throws<XmlException>(() => { while (inBox.Read()) { } }).Message);
+    }
+
+    [Theory]
     [InlineData("string", "40 01 61 9A 01 20 {x8192} 78 01", "MaxStringContentLength")]
     [InlineData("unicode string", "40 01 61 B8 02 40 {u8193} 01", "MaxStringContentLength")]
     [InlineData("comment", "02 81 40 {x8193}", "MaxStringContentLength")]

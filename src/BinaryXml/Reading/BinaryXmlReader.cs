@@ -387,18 +387,32 @@ public ref partial struct BinaryXmlReader
         if (s._depth == 0) s._rootClosed = true;
     }
 
-    /// <summary>Opens an element's scope in <paramref name="s"/> (the reader's state, passed in so that it is not read back from the reader); returns it.</summary>
-    private static ref ElementScope PushScope(ReaderState s, int elementOffset, NameRef prefix, NameRef localName)
+    /// <summary>
+    /// Opens an element's scope in <paramref name="s"/> (the reader's state, passed in so that it is not read back from
+    /// the reader), whose scopes <paramref name="scopes"/> has room for it (<see cref="ScopesForOneMore"/>); returns it.
+    /// </summary>
+    private static ref ElementScope PushScope(ReaderState s, ElementScope[] scopes, NameRef prefix, NameRef localName)
     {
         int depth = s._depth;
-        if (depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
-        ref ElementScope element = ref EnsureCapacity(ref s._scopes, depth + 1)[depth];
+        ref ElementScope element = ref scopes[depth];
         element.OuterNamespaceCount = s._namespaceCount;
         element.Prefix = prefix;
         element.LocalName = localName;
         s._depth = depth + 1;
         return ref element;
     }
+
+    /// <summary>The scopes of <paramref name="s"/> with room for one more element (at depth <c>_depth</c>); more than the maximum depth fails.</summary>
+    private static ElementScope[] ScopesForOneMore(ReaderState s, int elementOffset)
+    {
+        int depth = s._depth;
+        if (depth + 1 > s._maxDepth) Fail("The maximum read depth ({0}) has been exceeded", s._maxDepth, elementOffset);
+        return EnsureCapacity(ref s._scopes, depth + 1);
+    }
+
+    /// <summary>The namespace of the element just pushed, resolved at its start tag (without attributes).</summary>
+    private void ResolveStartTagNamespace(int elementStart, NameRef prefix)
+        => _s._scopes![_s._depth - 1].Namespace = ResolveElementNamespace(elementStart, prefix);
 
     /// <summary>Makes <paramref name="array"/> hold at least <paramref name="size"/> items (pooled, grown by doubling); returns it.</summary>
     private static T[] EnsureCapacity<T>(ref T[]? array, int size)
@@ -424,8 +438,11 @@ public ref partial struct BinaryXmlReader
         ReaderState s = _s;
         ReadOnlySpan<byte> data = _data;
         if (s._depth == 0 && s._rootClosed) Fail("There are multiple root elements", start);
+        // The calls this may make out of line (the scopes grown, a long or non-ASCII name, the namespace resolved, the
+        // attributes) come where few values are live across them: a value live across a call is kept in memory.
+        ElementScope[] scopes = ScopesForOneMore(s, start);
         int p = ParseElementName(data, start, out NameRef prefix, out NameRef local, out _);
-        ref ElementScope element = ref PushScope(s, start, prefix, local);
+        ref ElementScope element = ref PushScope(s, scopes, prefix, local);
         // A start tag (with its attributes) that ends the input fails there, as .NET's reader fails looking for its
         // attributes: the element it opens cannot be closed.
         if ((uint)p >= (uint)data.Length) ThrowUnclosed(p);
@@ -434,13 +451,14 @@ public ref partial struct BinaryXmlReader
         {
             p = ReadStartTagAttributes(start, p, ref element);
             if (p >= data.Length) ThrowUnclosed(p);
+            s._pos = p;
         }
         else
         {
+            s._pos = p;
             s._attrCount = 0;
-            if (ResolvedAtStartTag(s, prefix)) element.Namespace = ResolveElementNamespace(start, prefix);
+            if (ResolvedAtStartTag(s, prefix)) ResolveStartTagNamespace(start, prefix);
         }
-        s._pos = p;
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
         // The token's start and record type are the caller's: ReadContent's record, or the Array record around it.
@@ -490,7 +508,8 @@ public ref partial struct BinaryXmlReader
                 prefix = NameRef.Letter(RecordTypes.GetPrefixLetter(type) - 'a');
                 break;
         }
-        local = dictionaryName ? ReadDictionaryString(p, out p) : ReadInlineString(data, p, out p, "element name");
+        if (dictionaryName) (local, p) = ReadDictionaryName(p);
+        else local = ReadInlineString(data, p, out p, "element name");
         return p;
     }
 
@@ -530,7 +549,7 @@ public ref partial struct BinaryXmlReader
     private readonly bool IsAttributeRecord(int p) => IsAttributeRecord(_data, p);
 
     private static bool IsAttributeRecord(ReadOnlySpan<byte> data, int p)
-        => (uint)p < (uint)data.Length && RecordTypes.GetFamily(data[p]) is RecordFamily.Attribute or RecordFamily.XmlnsAttribute;
+        => (uint)p < (uint)data.Length && RecordTypes.IsAttributeOrXmlns(data[p]);
 
     /// <summary>
     /// Parses one attribute record at <paramref name="start"/> into <paramref name="a"/>: its kind, names, and for an
@@ -1148,10 +1167,13 @@ public ref partial struct BinaryXmlReader
                 return NameRef.Inline(p + 1, length);
             }
         }
-        return ReadLongInlineString(data, p, out next, what);
+        // The end comes back in the result, not through an out parameter: a call taking the address of the caller's
+        // offset would keep that offset in memory in the whole caller, hot paths included.
+        (NameRef name, next) = ReadLongInlineString(data, p, what);
+        return name;
     }
 
-    private static NameRef ReadLongInlineString(ReadOnlySpan<byte> data, int p, out int next, string what)
+    private static (NameRef Name, int Next) ReadLongInlineString(ReadOnlySpan<byte> data, int p, string what)
     {
         int length, n;
         if ((uint)p < (uint)data.Length && data[p] < 0x80)
@@ -1168,11 +1190,20 @@ public ref partial struct BinaryXmlReader
         }
         if (length > data.Length - p - n) Fail("The {0}'s length ({1}) runs past the end of the input", what, length, p);
         if (!IsValidUtf8(data, p + n, length)) Fail("The {0} is not valid UTF-8", what, p + n);
-        next = p + n + length;
-        return NameRef.Inline(p + n, length);
+        return (NameRef.Inline(p + n, length), p + n + length);
     }
 
     private readonly NameRef ReadDictionaryString(int p, out int next) => ReadDictionaryString(p, out next, out _);
+
+    /// <summary>
+    /// <see cref="ReadDictionaryString(int, out int)"/> with the end in the result: for hot callers, whose offset an
+    /// out parameter of a call would keep in memory.
+    /// </summary>
+    private readonly (NameRef Name, int Next) ReadDictionaryName(int p)
+    {
+        NameRef name = ReadDictionaryString(p, out int next, out _);
+        return (name, next);
+    }
 
     /// <summary>Reads a dictionary id at <paramref name="p"/>, resolved to <paramref name="value"/> (an unknown id fails).</summary>
     private readonly NameRef ReadDictionaryString(int p, out int next, out XmlDictionaryString value)
@@ -1239,7 +1270,15 @@ public ref partial struct BinaryXmlReader
     };
 
     /// <summary>The input ends (at <paramref name="offset"/>) inside the open elements, listed innermost first as .NET lists them.</summary>
-    private readonly void ThrowUnclosed(int offset)
+    /// <remarks>
+    /// Inlined, so that its callers see the throw: a call they take to return keeps the values they use after it in
+    /// memory, on their hot paths too (the offset and the element of a start tag).
+    /// </remarks>
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly void ThrowUnclosed(int offset) => Fail("Unexpected end of file. Following elements are not closed: {0}", OpenElementNames(), offset);
+
+    private readonly string OpenElementNames()
     {
         var names = new StringBuilder();
         for (int d = _s._depth - 1; d >= 0; d--)
@@ -1249,7 +1288,7 @@ public ref partial struct BinaryXmlReader
             if (prefix.Kind != NameKind.None) names.Append(GetName(prefix).ToString()).Append(':');
             names.Append(GetName(local).ToString());
         }
-        Fail("Unexpected end of file. Following elements are not closed: {0}", names, offset);
+        return names.ToString();
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -247,6 +248,7 @@ internal readonly struct NameRef
 
     private const ulong InlineStorage = 0, LetterStorage = 1, DictionaryStorage = 2, XmlStorage = 3;
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private NameRef(ulong storage, int offset, int upper)
     {
         Debug.Assert(offset >= 0 && upper >= 0);
@@ -255,6 +257,7 @@ internal readonly struct NameRef
 
     public NameKind Kind
     {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
             ulong storage = _bits & 3;
@@ -262,19 +265,34 @@ internal readonly struct NameRef
         }
     }
 
-    public int Offset => (int)((uint)(_bits >> 2) & 0x7FFF_FFFF);
+    public int Offset
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => (int)((uint)(_bits >> 2) & 0x7FFF_FFFF);
+    }
 
     /// <summary>The length of an inline name (1 for a letter, 0 for a dictionary string).</summary>
-    public int Length => (_bits & 3) switch { InlineStorage => (int)(_bits >> 33), LetterStorage => 1, _ => 0 };
+    public int Length
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => (_bits & 3) switch { InlineStorage => (int)(_bits >> 33), LetterStorage => 1, _ => 0 };
+    }
 
     /// <summary>A dictionary string's id, or -1.</summary>
-    public int Id => (_bits & 3) == DictionaryStorage ? (int)(_bits >> 33) : -1;
+    public int Id
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => (_bits & 3) == DictionaryStorage ? (int)(_bits >> 33) : -1;
+    }
 
     /// <summary>Whether both refer to the same name in the same place (the same bits).</summary>
     public bool IsSameAs(NameRef other) => _bits == other._bits;
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static NameRef Inline(int offset, int length) => new(InlineStorage, offset, length);
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static NameRef Letter(int index) => new(LetterStorage, index, 0);
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static NameRef Dictionary(int id, int offset) => new(DictionaryStorage, offset, id);
     public static NameRef XmlNamespace => new(XmlStorage, 0, 0);
 }

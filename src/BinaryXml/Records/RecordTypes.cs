@@ -37,6 +37,15 @@ public static class RecordTypes
     // The element records' range, for the family table and IsElement.
     private const byte FirstElement = 0x40, LastElement = 0x77;
 
+    /// <summary>
+    /// Whether the byte is an attribute or namespace declaration record (0x04–0x3F, the families
+    /// <see cref="RecordFamily.Attribute"/> and <see cref="RecordFamily.XmlnsAttribute"/>): a range test, without the table.
+    /// </summary>
+    public static bool IsAttributeOrXmlns(byte type) => (uint)(type - FirstAttribute) <= LastAttribute - FirstAttribute;
+
+    // The attribute and namespace declaration records' range, for the family table and IsAttributeOrXmlns.
+    private const byte FirstAttribute = 0x04, LastAttribute = 0x3F;
+
     /// <summary>Whether the byte is an attribute, namespace, element, text or miscellaneous record.</summary>
     public static bool IsDefined(byte type) => s_family[type] != RecordFamily.Reserved;
 
@@ -112,7 +121,7 @@ public static class RecordTypes
         f[0x01] = RecordFamily.EndElement;
         f[0x02] = RecordFamily.Comment;
         f[0x03] = RecordFamily.Array;
-        for (int i = 0x04; i <= 0x3F; i++) f[i] = RecordFamily.Attribute;
+        for (int i = FirstAttribute; i <= LastAttribute; i++) f[i] = RecordFamily.Attribute;
         for (int i = 0x08; i <= 0x0B; i++) f[i] = RecordFamily.XmlnsAttribute;
         for (int i = FirstElement; i <= LastElement; i++) f[i] = RecordFamily.Element;
         for (int i = 0x80; i <= 0xBD; i++) f[i] = RecordFamily.Text;
