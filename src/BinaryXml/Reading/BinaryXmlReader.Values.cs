@@ -146,12 +146,9 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAscii16(ReadOnlySpan<byte> data, int start, int length)
-        => data.Length - start >= 16 ? IsAsciiInVector16(data, start, length) : IsAsciiNearEnd(data, start, length);
-
-    /// <summary><see cref="IsAscii16"/> where at least 16 bytes of the input remain from <paramref name="start"/>: one vector.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool IsAsciiInVector16(ReadOnlySpan<byte> data, int start, int length)
-        => (Vector128.Create(data.Slice(start, 16)).ExtractMostSignificantBits() & ((1u << length) - 1)) == 0;
+        => data.Length - start >= 16
+            ? (Vector128.Create(data.Slice(start, 16)).ExtractMostSignificantBits() & ((1u << length) - 1)) == 0
+            : IsAsciiNearEnd(data, start, length);
 
     /// <summary>Whether the bytes are within the input and ASCII, where too few bytes remain for a whole vector.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -1161,9 +1161,7 @@ public ref partial struct BinaryXmlReader
         if ((uint)p < (uint)data.Length)
         {
             int length = data[p];
-            // Within the input's last 16 bytes the name goes out of line whole (ReadLongInlineString tests it there), not
-            // through a test out of line whose answer the offset and length would have to be kept for, in memory.
-            if (length <= 16 && data.Length - (p + 1) >= 16 && IsAsciiInVector16(data, p + 1, length))
+            if (length <= 16 && IsAscii16(data, p + 1, length))
             {
                 next = p + 1 + length;
                 return NameRef.Inline(p + 1, length);
