@@ -132,7 +132,7 @@ public ref partial struct BinaryXmlReader
             if (pending == PendingStep.PopScope)
             {
                 s._pending = PendingStep.None;
-                PopScope();
+                PopScope(s);
             }
             else if (pending == PendingStep.EndElement)
             {
@@ -164,7 +164,7 @@ public ref partial struct BinaryXmlReader
                     return true;
                 case ReaderPhase.ArrayEnd:
                     s._phase = ReaderPhase.Content;
-                    PopScope();
+                    PopScope(s);
                     break;
             }
         }
@@ -379,9 +379,12 @@ public ref partial struct BinaryXmlReader
         s._pending = PendingStep.PopScope;
     }
 
-    private void PopScope()
+    /// <summary>
+    /// Closes the innermost element's scope in <paramref name="s"/>, the reader's state passed in: a caller that holds
+    /// the reader in memory (the drop-in reader) would read its copy back after every store.
+    /// </summary>
+    private static void PopScope(ReaderState s)
     {
-        ReaderState s = _s;
         s._depth--;
         s._namespaceCount = s._scopes![s._depth].OuterNamespaceCount;
         if (s._depth == 0) s._rootClosed = true;

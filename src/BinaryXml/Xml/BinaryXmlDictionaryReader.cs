@@ -1826,8 +1826,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         => atom is not null ? atom == value : LocalNameEquals(ref atom, start, length, value.AsSpan());
 
     private bool LocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
+        => atom is not null ? value.SequenceEqual(atom) : InputLocalNameEquals(ref atom, start, length, value);
+
+    /// <summary>
+    /// A local name not atomized yet (at <paramref name="start"/> in the input) against <paramref name="value"/>.
+    /// Out of line: the name tests are inlined into callers' loops (a serializer's), where the input's span, its slice
+    /// and the comparison would otherwise be three calls once the loop's inlining budget is spent.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool InputLocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
     {
-        if (atom is not null) return value.SequenceEqual(atom);
         ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
         return AsciiText.Equals(utf8, value) || NonAsciiLocalNameEquals(ref atom, start, length, value);
     }
