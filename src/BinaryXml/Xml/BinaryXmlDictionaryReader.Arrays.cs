@@ -14,7 +14,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         // The items' CLR type as .NET's reader names it: an item's value type, but short for Int16 items (whose
         // values it reports as int).
-        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && ArrayRemaining > 0
+        type = _nodeType == XmlNodeType.Element && _attributeIndex < 0 && HasArrayItemsLeft
             ? _arrayItem == RecordType.Int16Text ? typeof(short) : RecordTypes.GetValueType(_arrayItem)
             : null;
         return type is not null;
@@ -204,7 +204,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         read = 0;
         // While canonicalizing, arrays are read node by node (so that every node is canonicalized), as in .NET.
-        if (_c14n is not null || _nodeType != XmlNodeType.Element || _attributeIndex >= 0 || ArrayRemaining <= 0 || _arrayItem != item
+        if (_c14n is not null || _nodeType != XmlNodeType.Element || _attributeIndex >= 0 || !HasArrayItemsLeft || _arrayItem != item
             || localName is null || namespaceUri is null || !ElementNameEquals(localName, namespaceUri))
             return false;
         ThrowHelper.CheckBufferRange(array, offset, count, nameof(array));

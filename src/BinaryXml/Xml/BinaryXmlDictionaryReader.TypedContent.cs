@@ -266,8 +266,9 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool CanReadContentInOneStep(out int offset)
     {
         offset = _state.BytesConsumed;
-        return _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _c14n is null && ArrayRemaining <= 0
-            && _readState == ReadState.Interactive && offset < Data.Length;
+        // _count is the length of Data, whose span is built by the callers that go on.
+        return _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _c14n is null && !HasArrayItemsLeft
+            && _readState == ReadState.Interactive && offset < _count;
     }
 
     /// <summary>

@@ -109,6 +109,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>The items whose text has not been read yet (on an item's element: that item and the ones after it).</summary>
     private int ArrayRemaining => _arrayCount - (_arrayNodesRead + 2) / 3;
+
+    /// <summary>Whether <see cref="ArrayRemaining"/> is above 0 (3 × count &gt; nodes read + 2), without its division.</summary>
+    private bool HasArrayItemsLeft => 3 * _arrayCount > _arrayNodesRead + 2;
     private char[] _chars = new char[256];
 
     // xml:lang / xml:space scopes.
