@@ -44,10 +44,6 @@ public ref partial struct BinaryXmlReader
     {
         // Text the caller reads is checked as it is decoded, in one pass; text passed over is checked by the next Read.
         _s._contentTextChecks = TextChecks.DeferUtf8;
-        // Callers of the native reader mostly never ask an element for its namespace: the default namespace, whose
-        // resolution validates nothing (the empty prefix is always bound), is found when asked for. The drop-in reader
-        // asks every element, and its reader resolves at the start tag, in line (cheaper for it).
-        _s._defaultNamespaceWhenAsked = true;
     }
 
     /// <summary>A reader over a new document that takes over <paramref name="reuse"/> (cleared here), the state of a
@@ -460,7 +456,7 @@ public ref partial struct BinaryXmlReader
         {
             s._pos = p;
             s._attrCount = 0;
-            if (ResolvedAtStartTag(s, prefix)) ResolveStartTagNamespace(start, prefix);
+            if (ResolvedAtStartTag(prefix)) ResolveStartTagNamespace(start, prefix);
         }
         // The token's names are the scope's just pushed (see IsElementToken).
         s._tokenType = BinaryXmlTokenType.StartElement;
@@ -725,15 +721,14 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// Whether an element's namespace is resolved with its start tag (kept in its scope): always for a prefix (an
-    /// unbound one is an error there), and for no prefix unless the reader finds the default namespace when asked for
-    /// (<see cref="ElementNamespace"/>; the empty prefix is always bound, so resolving it validates nothing).
+    /// Whether an element's namespace is resolved with its start tag (kept in its scope): for a prefix, as an unbound
+    /// one is an error there. Without a prefix the namespace is the default one, whose resolution validates nothing
+    /// (the empty prefix is always bound): it is found when asked for (<see cref="ElementNamespace"/>). Most callers of
+    /// the native reader never ask; the drop-in reader asks every element, and reads faster so too than with the
+    /// namespace resolved in line at the start tag (RESULTS.md, "The drop-in name test in one call").
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly bool ResolvedAtStartTag(NameRef prefix) => ResolvedAtStartTag(_s, prefix);
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool ResolvedAtStartTag(ReaderState s, NameRef prefix) => prefix.Kind != NameKind.None || !s._defaultNamespaceWhenAsked;
+    private static bool ResolvedAtStartTag(NameRef prefix) => prefix.Kind != NameKind.None;
 
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)

@@ -40,7 +40,6 @@ internal sealed class ReaderState
     internal int _maxBytesPerRead;
     internal bool _requireBoundPrefixes;
     internal TextChecks _contentTextChecks;  // DeferUtf8 for the native reader's own: content text checked when read or passed
-    internal bool _defaultNamespaceWhenAsked; // the native reader's own: an element without prefix resolves it when asked
     internal int _pos;
 
     // The current token.
@@ -141,7 +140,6 @@ internal sealed class ReaderState
         _maxDepth = _maxStringContentLength = _maxArrayLength = _maxBytesPerRead = 0;
         _requireBoundPrefixes = false;
         _contentTextChecks = TextChecks.All;
-        _defaultNamespaceWhenAsked = false;
         _pos = 0;
         _tokenType = default;
         _tokenStart = _tokenDepth = 0;
