@@ -219,9 +219,9 @@ public ref partial struct BinaryXmlReader
     private readonly ref ElementScope InnermostElement => ref _s._scopes![_s._depth - 1];
 
     /// <summary>
-    /// On StartElement, EndElement and ArrayData: where the element's namespace is, resolved with its start tag, or here
-    /// for an element without prefix when the reader leaves the default namespace to be found when asked for (with the
-    /// same declarations in scope: the element's own and its ancestors').
+    /// On StartElement, EndElement and ArrayData: where the element's namespace is, resolved with its start tag for a
+    /// prefix, or here for an element without prefix, whose default namespace is found when asked for (with the same
+    /// declarations in scope: the element's own and its ancestors').
     /// </summary>
     internal readonly NameRef ElementNamespace => NamespaceOf(ref InnermostElement);
 

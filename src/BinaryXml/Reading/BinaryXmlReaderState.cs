@@ -177,9 +177,9 @@ internal struct KeptBinding
 }
 
 /// <summary>
-/// An open element: its name as parsed from its record, its namespace (resolved once, when its start tag is read;
-/// for an element without prefix read by the native reader's own, when asked for), and the number of declarations in
-/// scope outside it.
+/// An open element: its name as parsed from its record, its namespace (for a prefix, resolved once, when its start tag
+/// is read; without a prefix, the default namespace, found when asked for and not kept here), and the number of
+/// declarations in scope outside it.
 /// </summary>
 internal struct ElementScope
 {
