@@ -192,13 +192,10 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     private void WriteArrayHeader(Span<byte> span, RecordType itemType, int count)
     {
-        _model.WriteNodeType(0);
-        _model.WriteNodeType(0);
-        _model.Reserve(MultiByteInt31.MaxLength);
         span[0] = (byte)RecordType.EndElement;
         span[1] = (byte)itemType;
         int n = MultiByteInt31.Write(span.Slice(2), count);
-        _model.Advance(n);
+        _model.WriteArrayHeader(n);
         _pending += 2 + n;
     }
 

@@ -219,8 +219,7 @@ public sealed partial class BinaryXmlWriter
     private void EndValueElement(Span<byte> record, int size)
     {
         record[0]++;
-        _model.Reserve(size);
-        _model.Advance(size);
+        _model.Write(size);
         _pending += size;
         ExitPlainScope();
     }

@@ -335,15 +335,17 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>
-    /// Starts a non-text record: models .NET's <c>WriteByte</c> of the type and then the reservation of
-    /// <paramref name="payloadReservation"/> bytes for what follows, forgets the last text record, writes the type byte
-    /// and returns the space after it. The caller adds <c>1 + written</c> to <see cref="_pending"/> and advances the
-    /// model by <c>written</c>. One buffer request for the record and its name or id instead of two; with
+    /// Starts a non-text record with room for <paramref name="payloadReservation"/> bytes after its type: forgets the
+    /// last text record, writes the type byte and returns the space after it. The caller writes the payload, adds
+    /// <c>1 + written</c> to <see cref="_pending"/> and models the record, .NET's <c>WriteByte</c> of the type and the
+    /// reservation of the payload, with <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> (one update of the model
+    /// instead of two). One buffer request for the record and its name or id instead of two; with
     /// <paramref name="extraBytes"/>, room for a record that follows too (modelled by its own writer).
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
     {
-        ModelNonTextRecord(payloadReservation);
+        // No end element folds into the last text record now: Grow must know before it keeps that record's bytes.
+        _textNodeStart = -1;
         Span<byte> span = GetSpan(1 + payloadReservation + extraBytes);
         span[0] = (byte)type;
         return span.Slice(1);
@@ -377,7 +379,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         int length = TranscodeUtf8(name, span.Slice(1, reservation - 1));
         span[0] = (byte)length;
         _pending += 2 + length;
-        _model.Advance(1 + length);
+        _model.WriteNodeType(reservation, 1 + length);
         return span.Slice(1 + length);
     }
 
@@ -387,7 +389,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
         int n = MultiByteInt31.Write(span, id);
         _pending += 1 + n;
-        _model.Advance(n);
+        _model.WriteNodeType(MultiByteInt31.MaxLength, n);
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
@@ -426,10 +428,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void EndTypedTextNode(int size)
     {
-        _model.Reserve(size);
-        SetTextNode(_pending);
+        _textNodeStart = _pending;
         _pending += size;
-        _model.Advance(size);
+        _model.WriteTextRecord(size);
     }
 
     /// <summary>Writes the header of a Chars, Bytes or UnicodeChars record sized for <paramref name="length"/> bytes.</summary>

@@ -64,11 +64,60 @@ internal struct InBoxBufferModel
         TextNodeInBuffer = false;
     }
 
+    /// <summary>
+    /// <see cref="WriteNodeType(int)"/> and then <see cref="Advance"/> by <paramref name="written"/>, for a record whose
+    /// payload is already written: the offset is loaded and stored once (updates of the field one after another each
+    /// wait for the store before them).
+    /// </summary>
+    public void WriteNodeType(int payloadReservation, int written)
+    {
+        int offset = _offset;
+        if (WriteByteFlushes(offset)) offset = 0;
+        offset++;
+        if (ReserveFlushes(offset, payloadReservation)) offset = 0;
+        _offset = offset + written;
+        TextNodeInBuffer = false;
+    }
+
+    /// <summary>
+    /// An Array record's EndElement and item type (<see cref="WriteNodeType(int)"/> of no payload each), then its
+    /// count: a MultiByteInt31's reservation and its <paramref name="countLength"/> bytes; with one load and one store.
+    /// </summary>
+    public void WriteArrayHeader(int countLength)
+    {
+        int offset = _offset;
+        for (int i = 0; i < 2; i++)
+        {
+            if (WriteByteFlushes(offset)) offset = 0;
+            offset++;
+        }
+        if (ReserveFlushes(offset, MultiByteInt31.MaxLength)) offset = 0;
+        _offset = offset + countLength;
+        TextNodeInBuffer = false;
+    }
+
+    /// <summary>
+    /// A text record of <paramref name="size"/> bytes reserved and written at once (a typed value): afterwards its type
+    /// byte is in the buffer, the record an end element may fold into.
+    /// </summary>
+    public void WriteTextRecord(int size)
+    {
+        int offset = _offset;
+        if (ReserveFlushes(offset, size)) offset = 0;
+        _offset = offset + size;
+        TextNodeInBuffer = true;
+    }
+
     /// <summary>A reservation followed by writing exactly that many bytes.</summary>
     public void Write(int count)
     {
-        Reserve(count);
-        _offset += count;
+        int offset = _offset;
+        if (ReserveFlushes(offset, count))
+        {
+            offset = 0;
+            TextNodeInBuffer = false;
+        }
+        _offset = offset + count;
     }
 
     /// <summary><c>WriteBytes(span)</c>: under 512 bytes it is reserved; otherwise the buffer is flushed and the bytes bypass it.</summary>
