@@ -27,10 +27,13 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private IXmlDictionary? _dictionary;
     private XmlBinaryWriterSession? _session;
 
-    // Output: bytes are written into _memory[.._pending] and handed to _output on growth or Flush.
+    // Output: bytes are written into _memory[.._pending] and handed to _output on growth or Flush. _memoryLength is
+    // the length in use: 0 when there is none (the next write asks the output for memory), while _memory and its
+    // array keep the references of the last memory given until another is (see ForgetMemory).
     private Memory<byte> _memory;
     private byte[]? _memoryArray;       // _memory's array when it has one: spans from it cost less than Memory.Span
     private int _memoryArrayOffset;
+    private int _memoryLength;
     private int _pending;
     private long _committed;
 
@@ -202,6 +205,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         {
             _writeState = WriteState.Closed;
             _plain = PlainState.None;
+            ReleaseMemory();
             Capture.Release();
             ReturnScratch();
             if (_streamOutput is not null)
@@ -227,9 +231,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private Span<byte> GetSpan(int size)
     {
-        if (_memory.Length - _pending < size) Grow(size);
+        if (_memoryLength - _pending < size) Grow(size);
         return _memoryArray is not null
-            ? new Span<byte>(_memoryArray, _memoryArrayOffset + _pending, _memory.Length - _pending)
+            ? new Span<byte>(_memoryArray, _memoryArrayOffset + _pending, _memoryLength - _pending)
             : MemoryTail();
     }
 
@@ -237,7 +241,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private Span<byte> MemoryTail() => _memory.Span.Slice(_pending);
 
-    private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, _memory.Length) : _memory.Span;
+    private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, _memoryLength) : _memory.Span;
 
     private void SetMemory(Memory<byte> memory)
     {
@@ -258,9 +262,18 @@ public sealed partial class BinaryXmlWriter : IDisposable
         SetMemory(array.AsMemory(offset), array, offset);
     }
 
-    /// <summary>Drops the output memory (at a reset and after each commit): stores of constants, without a write barrier.</summary>
-    private void ForgetMemory()
+    /// <summary>
+    /// Drops the output memory (at a reset and after each commit): its length only. The references stay until the
+    /// next memory given replaces them, which stores them only if they differ (a writer reused per message is mostly
+    /// given the same array again: a reference stored is a write barrier call, a compare is not), or until the writer
+    /// closes (<see cref="ReleaseMemory"/>).
+    /// </summary>
+    private void ForgetMemory() => _memoryLength = 0;
+
+    /// <summary>Drops the output memory and its references (the writer is closed).</summary>
+    private void ReleaseMemory()
     {
+        _memoryLength = 0;
         _memory = default;
         _memoryArray = null;
         _memoryArrayOffset = 0;
@@ -269,9 +282,10 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>The output memory, and its array when it has one (spans from the array cost less than <c>Memory.Span</c>).</summary>
     private void SetMemory(Memory<byte> memory, byte[]? array, int arrayOffset)
     {
-        _memory = memory;
-        _memoryArray = array;
+        if (!_memory.Equals(memory)) _memory = memory;
+        if (!ReferenceEquals(_memoryArray, array)) _memoryArray = array;
         _memoryArrayOffset = arrayOffset;
+        _memoryLength = memory.Length;
     }
 
     private void Advance(int count)
