@@ -353,8 +353,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// last text record, writes the type byte and returns the space after it. The caller writes the payload, adds
     /// <c>1 + written</c> to <see cref="_pending"/> and models the record, .NET's <c>WriteByte</c> of the type and the
     /// reservation of the payload, then its bytes: in one update with
-    /// <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> (a name), or in two (<see cref="WriteNodeWithId"/>). One buffer request for the record and its name or id instead of two; with
-    /// <paramref name="extraBytes"/>, room for a record that follows too (modelled by its own writer).
+    /// <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> (a name), or in two (<see cref="WriteNodeWithId"/>). One
+    /// buffer request for the record and its name or id instead of two; with <paramref name="extraBytes"/>, room for a
+    /// record that follows too (modelled by its own writer).
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
     {

@@ -56,12 +56,15 @@ internal struct InBoxBufferModel
     /// </summary>
     public void WriteNodeType(int payloadReservation)
     {
-        int offset = _offset;
-        if (WriteByteFlushes(offset)) offset = 0;
-        offset++;
-        if (ReserveFlushes(offset, payloadReservation)) offset = 0;
-        _offset = offset;
+        _offset = AfterNodeType(_offset, payloadReservation);
         TextNodeInBuffer = false;
+    }
+
+    /// <summary>The offset after a non-text record's type byte and its payload's reservation, from <paramref name="offset"/>.</summary>
+    private static int AfterNodeType(int offset, int payloadReservation)
+    {
+        offset = WriteByteFlushes(offset) ? 1 : offset + 1;
+        return ReserveFlushes(offset, payloadReservation) ? 0 : offset;
     }
 
     /// <summary>
@@ -71,11 +74,7 @@ internal struct InBoxBufferModel
     /// </summary>
     public void WriteNodeType(int payloadReservation, int written)
     {
-        int offset = _offset;
-        if (WriteByteFlushes(offset)) offset = 0;
-        offset++;
-        if (ReserveFlushes(offset, payloadReservation)) offset = 0;
-        _offset = offset + written;
+        _offset = AfterNodeType(_offset, payloadReservation) + written;
         TextNodeInBuffer = false;
     }
 
@@ -85,12 +84,7 @@ internal struct InBoxBufferModel
     /// </summary>
     public void WriteArrayHeader(int countLength)
     {
-        int offset = _offset;
-        for (int i = 0; i < 2; i++)
-        {
-            if (WriteByteFlushes(offset)) offset = 0;
-            offset++;
-        }
+        int offset = AfterNodeType(AfterNodeType(_offset, 0), 0);
         if (ReserveFlushes(offset, MultiByteInt31.MaxLength)) offset = 0;
         _offset = offset + countLength;
         TextNodeInBuffer = false;
@@ -102,9 +96,7 @@ internal struct InBoxBufferModel
     /// </summary>
     public void WriteTextRecord(int size)
     {
-        int offset = _offset;
-        if (ReserveFlushes(offset, size)) offset = 0;
-        _offset = offset + size;
+        Write(size);
         TextNodeInBuffer = true;
     }
 
