@@ -98,4 +98,44 @@ public sealed class WriterMisuseTests
             Assert.Equal($"{name}, {range}: {Outcome(ours: false)}", $"{name}, {range}: {Outcome(ours: true)}");
         }
     }
+
+    [Theory]
+    [InlineData("a long name", 0)]
+    [InlineData("a typed value", 1)]
+    [InlineData("an array", 2)]
+    public void An_output_giving_less_memory_than_asked_fails_without_writing_past_it(string what, int write)
+    {
+        // IBufferWriter promises at least the size asked for, and the writer makes its spans on that promise: an output
+        // that breaks it gets an InvalidOperationException naming it, and the bytes after the memory it gave stay as
+        // they were.
+        var output = new ShortMemoryBufferWriter(given: 4);
+        var writer = new BinaryXmlWriter(output);
+        InvalidOperationException e = Assert.Throws<InvalidOperationException>(() =>
+        {
+            switch (write)
+            {
+                case 0: writer.WriteStartElement("a-name-longer-than-the-memory"); break;
+                case 1: writer.WriteStartElement("a"); writer.WriteValue(Guid.NewGuid()); break;
+                default: writer.WriteArray(null, "a", null, new long[8]); break;
+            }
+            writer.Flush();
+        });
+        Assert.Contains(nameof(ShortMemoryBufferWriter), e.Message);
+        Assert.True(output.GuardIntact, $"{what}: a byte after the memory given was written");
+    }
+
+    /// <summary>An output whose memory is <c>given</c> bytes of a larger array, whatever the size asked for.</summary>
+    private sealed class ShortMemoryBufferWriter(int given) : System.Buffers.IBufferWriter<byte>
+    {
+        private const byte Guard = 0xA5;
+        private readonly byte[] _array = Enumerable.Repeat(Guard, 4096).ToArray();
+
+        public bool GuardIntact => _array.AsSpan(given).IndexOfAnyExcept(Guard) < 0;
+
+        public void Advance(int count) => Assert.InRange(count, 0, given);
+
+        public Memory<byte> GetMemory(int sizeHint = 0) => _array.AsMemory(0, given);
+
+        public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
+    }
 }
