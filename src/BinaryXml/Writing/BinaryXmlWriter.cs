@@ -238,7 +238,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private Span<byte> GetSpan(int size)
     {
         if (_memoryLength - _pending < size) Grow(size);
-        return _memoryArray is not null ? ArraySpan(size) : MemoryTail(size);
+        // The array in a local: known not null in ArraySpan, where a field read again would be tested again.
+        byte[]? array = _memoryArray;
+        return array is not null ? ArraySpan(array, size) : MemoryTail(size);
     }
 
     /// <summary>
@@ -249,11 +251,11 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <see cref="_pending"/> (<see cref="Grow"/> fails if the output gives less).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private Span<byte> ArraySpan(int size)
+    private Span<byte> ArraySpan(byte[] array, int size)
     {
-        Debug.Assert(_memoryArray is not null && _pending >= 0 && size >= 0 && _memoryLength - _pending >= size
-            && _memoryArrayOffset >= 0 && _memoryArrayOffset + _memoryLength <= _memoryArray.Length);
-        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_memoryArray), (nint)(uint)(_memoryArrayOffset + _pending)), size);
+        Debug.Assert(array == _memoryArray && _pending >= 0 && size >= 0 && _memoryLength - _pending >= size
+            && _memoryArrayOffset >= 0 && _memoryArrayOffset + _memoryLength <= array.Length);
+        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), (nint)(uint)(_memoryArrayOffset + _pending)), size);
     }
 
     // Output memory that is not an array (rare): out of line, so that the common path stays small.
@@ -422,7 +424,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         int reservation = 1 + name.Length * MaxBytesPerChar;
         Span<byte> span = BeginNode(type, reservation, extraBytes);
-        int length = TranscodeUtf8(name, span.Slice(1, reservation - 1));
+        int length = TranscodeName(name, span.Slice(1, reservation - 1));
         span[0] = (byte)length;
         _pending += 2 + length;
         _model.WriteNodeType(reservation, 1 + length);
@@ -569,8 +571,17 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Turns the last text record into its <c>…WithEndElement</c> form (its type + 1).</summary>
     private void FoldEndElement()
     {
-        if (_memoryArray is not null) _memoryArray[_memoryArrayOffset + _textNodeStart]++;
-        else FoldInMemory();
+        byte[]? array = _memoryArray;
+        if (array is not null)
+        {
+            // Unchecked as ArraySpan's spans are: the record's type byte lies before the write position.
+            Debug.Assert((uint)_textNodeStart < (uint)_pending && _pending <= _memoryLength && _memoryArrayOffset + _memoryLength <= array.Length);
+            Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), (nint)(uint)(_memoryArrayOffset + _textNodeStart))++;
+        }
+        else
+        {
+            FoldInMemory();
+        }
         _textNodeStart = -1;
         _model.TextNodeInBuffer = false;
     }
