@@ -7,28 +7,28 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes TrueText or FalseText (BoolText appears only in arrays).</summary>
     public void WriteValue(bool value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatBooleanRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes the smallest of ZeroText, OneText, Int8Text, Int16Text and Int32Text that holds the value.</summary>
     public void WriteValue(int value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatInt32Record(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes the int rules when the value fits in 32 bits, else Int64Text.</summary>
     public void WriteValue(long value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatInt64Record(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes the long rules up to <see cref="long.MaxValue"/>, UInt64Text above.</summary>
     public void WriteValue(ulong value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatUInt64Record(BeginTypedTextNode(), value));
     }
 
@@ -38,21 +38,21 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteValue(float value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatSingleRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes a double: when it converts to float exactly, the float rule; otherwise DoubleText.</summary>
     public void WriteValue(double value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatDoubleRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes DecimalText (no compaction; the scale is kept).</summary>
     public void WriteValue(decimal value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatDecimalRecord(BeginTypedTextNode(), value));
     }
 
@@ -61,26 +61,51 @@ public sealed partial class BinaryXmlWriter
     /// open, no base64 bytes held back and no xmlns records to write (the common case), that is a few compares;
     /// otherwise <see cref="BeginValueInAnyState"/> checks the state, and inside an attribute collects the value's text.
     /// </summary>
-    private bool BeginValue<T>(T value, Func<T, string> attributeText)
+    private bool BeginValue<T>(T value)
     {
         if (InPlainContent)
         {
             _writeState = WriteState.Content;
             return true;
         }
-        return BeginValueInAnyState(value, attributeText);
+        return BeginValueInAnyState(value);
     }
 
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private bool BeginValueInAnyState<T>(T value, Func<T, string> attributeText)
+    private bool BeginValueInAnyState<T>(T value)
     {
         ThrowIfClosed();
         FlushBase64();
-        if (_attributeValue is not null) AppendAttributeText(attributeText(value));
+        if (_attributeValue is not null) AppendAttributeText(AttributeText(value));
         if (_isXmlnsAttribute) return false;
         StartContent();
         return true;
     }
+
+    /// <summary>
+    /// A typed value's text inside an attribute, as .NET's writer renders it. Chosen here by type rather than passed in
+    /// as a delegate: the delegate's cached static was loaded and tested on every value written, and its IL took
+    /// inlining budget from the callers' loops.
+    /// </summary>
+    private static string AttributeText<T>(T value) => value switch
+    {
+        bool v => XmlConvert.ToString(v),
+        int v => XmlConvert.ToString(v),
+        long v => XmlConvert.ToString(v),
+        ulong v => XmlConvert.ToString(v),
+        float v => XmlConvert.ToString(v),
+        double v => XmlConvert.ToString(v),
+        decimal v => XmlConvert.ToString(v),
+        DateTime v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind),
+        TimeSpan v => XmlConvert.ToString(v),
+        Guid v => XmlConvert.ToString(v),
+        UniqueIdGuid v => new UniqueId(v.Value).ToString(),
+        UniqueId v => v.ToString(),
+        _ => throw new System.Diagnostics.UnreachableException($"No attribute text for {typeof(T)}."),
+    };
+
+    /// <summary>A GUID written as a <see cref="UniqueId"/> (<see cref="WriteUniqueId(Guid)"/>): its text is <c>urn:uuid:…</c>.</summary>
+    private readonly record struct UniqueIdGuid(Guid Value);
 
     // ---- The record chosen for each typed value, as .NET's writer chooses it (dotnet-behaviour 2.11) ------------
     // Each writes the record's type byte and payload at the start of the destination (MaxTypedRecordSize bytes at

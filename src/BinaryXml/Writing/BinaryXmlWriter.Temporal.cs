@@ -7,7 +7,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes DateTimeText: <see cref="DateTime.ToBinary"/>, keeping the kind (MC-NBFX 2.2.3.12).</summary>
     public void WriteValue(DateTime value)
     {
-        if (!BeginValue(value, static v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind))) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatDateTimeRecord(BeginTypedTextNode(), value));
     }
 
@@ -23,14 +23,14 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes TimeSpanText (ticks).</summary>
     public void WriteValue(TimeSpan value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatTimeSpanRecord(BeginTypedTextNode(), value));
     }
 
     /// <summary>Writes UuidText (.NET's GuidText): the GUID rendered bare.</summary>
     public void WriteValue(Guid value)
     {
-        if (!BeginValue(value, XmlConvert.ToString)) return;
+        if (!BeginValue(value)) return;
         EndTypedTextNode(FormatGuidRecord(BeginTypedTextNode(), value));
     }
 
@@ -42,7 +42,7 @@ public sealed partial class BinaryXmlWriter
     public void WriteValue(UniqueId value)
     {
         ArgumentNullException.ThrowIfNull(value);
-        if (!BeginValue(value, static v => v.ToString())) return;
+        if (!BeginValue(value)) return;
         // UniqueId.TryGetGuid(out Guid) allocates a byte[16]; its array overload fills ours (the Guid's byte order).
         if (value.TryGetGuid(_scratch!.UniqueIdBytes, 0))
         {
@@ -65,7 +65,7 @@ public sealed partial class BinaryXmlWriter
             WriteValue(new UniqueId(value));
             return;
         }
-        if (!BeginValue(value, static v => new UniqueId(v).ToString())) return;
+        if (!BeginValue(new UniqueIdGuid(value))) return;
         Span<byte> record = BeginTypedTextNode();
         value.TryWriteBytes(record[1..]);
         EndTypedTextNode(FixedRecord(record, RecordType.UniqueIdText, 16));
