@@ -390,6 +390,66 @@ public sealed class DictionaryWriterContractTests
         });
     }
 
+    /// <summary>
+    /// A typed value given as the value of xml:lang or of a namespace declaration is taken as its text, rendered as
+    /// in-box renders it: the scope's XmlLang, and the declared namespace in the bytes.
+    /// </summary>
+    [Fact]
+    public void Typed_values_in_xml_lang_and_xmlns_attributes_are_rendered_as_in_box()
+    {
+        Guid guid = new("01234567-89ab-cdef-0123-456789abcdef");
+        var values = new (string Name, Action<XmlDictionaryWriter> InBox, Action<BinaryXmlWriter> Native)[]
+        {
+            ("bool", w => w.WriteValue(true), w => w.WriteValue(true)),
+            ("int", w => w.WriteValue(-5), w => w.WriteValue(-5)),
+            ("long", w => w.WriteValue(long.MinValue), w => w.WriteValue(long.MinValue)),
+            ("float", w => w.WriteValue(1.5e-7f), w => w.WriteValue(1.5e-7f)),
+            ("double", w => w.WriteValue(double.NegativeInfinity), w => w.WriteValue(double.NegativeInfinity)),
+            ("decimal", w => w.WriteValue(-1.250m), w => w.WriteValue(-1.250m)),
+            ("DateTime", w => w.WriteValue(new DateTime(2026, 11, 29, 8, 0, 0, DateTimeKind.Utc)), w => w.WriteValue(new DateTime(2026, 11, 29, 8, 0, 0, DateTimeKind.Utc))),
+            ("TimeSpan", w => w.WriteValue(TimeSpan.FromMinutes(-90)), w => w.WriteValue(TimeSpan.FromMinutes(-90))),
+            ("Guid", w => w.WriteValue(guid), w => w.WriteValue(guid)),
+            ("UniqueId", w => w.WriteValue(new UniqueId(guid)), w => w.WriteValue(new UniqueId(guid))),
+            ("UniqueId of a GUID", w => w.WriteValue(new UniqueId(guid)), w => w.WriteUniqueId(guid)),
+            ("UniqueId of a string", w => w.WriteValue(new UniqueId("id-1")), w => w.WriteValue(new UniqueId("id-1"))),
+        };
+        foreach ((string name, var inBoxValue, var nativeValue) in values)
+        {
+            var stream = new MemoryStream();
+            string? inBoxLang;
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            {
+                w.WriteStartElement("a");
+                w.WriteStartAttribute("xml", "lang", null);
+                inBoxValue(w);
+                w.WriteEndAttribute();
+                w.WriteStartAttribute("xmlns", "p", null);
+                inBoxValue(w);
+                w.WriteEndAttribute();
+                w.WriteElementString("p", "b", null, "x");
+                inBoxLang = w.XmlLang;
+                w.WriteEndElement();
+            }
+            var output = new System.Buffers.ArrayBufferWriter<byte>();
+            string? ourLang;
+            using (var w = new BinaryXmlWriter(output))
+            {
+                w.WriteStartElement("a");
+                w.WriteStartAttribute("xml", "lang", null);
+                nativeValue(w);
+                w.WriteEndAttribute();
+                w.WriteStartAttribute("xmlns", "p", null);
+                nativeValue(w);
+                w.WriteEndAttribute();
+                w.WriteElementString("p", "b", null, "x");
+                ourLang = w.XmlLang;
+                w.WriteEndElement();
+            }
+            Assert.Equal($"{name}: {inBoxLang}", $"{name}: {ourLang}");
+            Assert.Equal($"{name}: {Hex.Format(stream.ToArray())}", $"{name}: {Hex.Format(output.WrittenSpan.ToArray())}");
+        }
+    }
+
     /// <summary>A writer reset inside an element with generated prefixes starts the next document with fresh counters.</summary>
     [Fact]
     public void Reset_inside_a_declaring_element_starts_the_next_document_afresh()
