@@ -406,7 +406,7 @@ public sealed class DictionaryWriterContractTests
             ("float", w => w.WriteValue(1.5e-7f), w => w.WriteValue(1.5e-7f)),
             ("double", w => w.WriteValue(double.NegativeInfinity), w => w.WriteValue(double.NegativeInfinity)),
             ("decimal", w => w.WriteValue(-1.250m), w => w.WriteValue(-1.250m)),
-            ("DateTime", w => w.WriteValue(new DateTime(2026, 11, 29, 8, 0, 0, DateTimeKind.Utc)), w => w.WriteValue(new DateTime(2026, 11, 29, 8, 0, 0, DateTimeKind.Utc))),
+            ("DateTime", w => w.WriteValue(new DateTime(2026, 11, 29, 8, 0, 0, DateTimeKind.Unspecified)), w => w.WriteValue(new DateTime(2026, 11, 29, 8, 0, 0, DateTimeKind.Unspecified))),
             ("TimeSpan", w => w.WriteValue(TimeSpan.FromMinutes(-90)), w => w.WriteValue(TimeSpan.FromMinutes(-90))),
             ("Guid", w => w.WriteValue(guid), w => w.WriteValue(guid)),
             ("UniqueId", w => w.WriteValue(new UniqueId(guid)), w => w.WriteValue(new UniqueId(guid))),
