@@ -253,9 +253,20 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<byte> ArraySpan(byte[] array, int size)
     {
-        Debug.Assert(array == _memoryArray && _pending >= 0 && size >= 0 && _memoryLength - _pending >= size
-            && _memoryArrayOffset >= 0 && _memoryArrayOffset + _memoryLength <= array.Length);
-        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), (nint)(uint)(_memoryArrayOffset + _pending)), size);
+        Debug.Assert(_pending >= 0 && size >= 0 && _memoryLength - _pending >= size);
+        return MemoryMarshal.CreateSpan(ref MemoryByte(array, _pending), size);
+    }
+
+    /// <summary>
+    /// The byte at <paramref name="position"/> of the output memory's array, without a bounds check: for
+    /// <see cref="ArraySpan"/> and the fold, whose positions lie within the memory in use.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref byte MemoryByte(byte[] array, int position)
+    {
+        Debug.Assert(array == _memoryArray && (uint)position <= (uint)_memoryLength && _memoryArrayOffset >= 0
+            && _memoryArrayOffset + _memoryLength <= array.Length);
+        return ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), (nint)(uint)(_memoryArrayOffset + position));
     }
 
     // Output memory that is not an array (rare): out of line, so that the common path stays small.
@@ -574,9 +585,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
         byte[]? array = _memoryArray;
         if (array is not null)
         {
-            // Unchecked as ArraySpan's spans are: the record's type byte lies before the write position.
-            Debug.Assert((uint)_textNodeStart < (uint)_pending && _pending <= _memoryLength && _memoryArrayOffset + _memoryLength <= array.Length);
-            Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), (nint)(uint)(_memoryArrayOffset + _textNodeStart))++;
+            // The record's type byte lies before the write position.
+            Debug.Assert((uint)_textNodeStart < (uint)_pending);
+            MemoryByte(array, _textNodeStart)++;
         }
         else
         {
