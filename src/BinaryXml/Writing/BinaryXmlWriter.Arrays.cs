@@ -75,7 +75,7 @@ public sealed partial class BinaryXmlWriter
     {
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.DateTimeTextWithEndElement)) return;
         // .NET writes DateTime items one by one, each reserving 8 bytes.
-        _model.WriteItems(values.Length, 8);
+        _model.WriteItems(_pending, values.Length, 8);
         int size = values.Length * 8;
         Span<byte> span;
         if (UseBlockCopy)
@@ -115,7 +115,7 @@ public sealed partial class BinaryXmlWriter
     {
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.TimeSpanTextWithEndElement)) return;
         // .NET writes TimeSpan items one by one, each reserving 8 bytes.
-        _model.WriteItems(values.Length, 8);
+        _model.WriteItems(_pending, values.Length, 8);
         if (UseBlockCopy)
         {
             WriteModelledBytes(MemoryMarshal.AsBytes(values));
@@ -195,7 +195,7 @@ public sealed partial class BinaryXmlWriter
         span[0] = (byte)RecordType.EndElement;
         span[1] = (byte)itemType;
         int n = MultiByteInt31.Write(span.Slice(2), count);
-        _model.WriteArrayHeader(n);
+        _model.WriteArrayHeader(_pending);
         _pending += 2 + n;
     }
 
@@ -206,7 +206,7 @@ public sealed partial class BinaryXmlWriter
     private Span<byte> BeginArrayItems(int count, int itemSize)
     {
         int size = count * itemSize;
-        _model.WriteBlock(size);
+        _model.WriteBlock(_pending, size);
         Span<byte> span = GetSpan(size)[..size];
         _pending += size;
         return span;

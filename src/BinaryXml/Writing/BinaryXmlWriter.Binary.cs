@@ -106,7 +106,7 @@ public sealed partial class BinaryXmlWriter
         WriteTextNodeWithLength(RecordType.Bytes8Text, length);
         if (trail.Length > 0)
         {
-            _model.Write(trail.Length);
+            _model.Reserve(_pending, trail.Length);
             trail.CopyTo(GetSpan(trail.Length));
             _pending += trail.Length;
         }

@@ -219,7 +219,7 @@ public sealed partial class BinaryXmlWriter
     private void EndValueElement(Span<byte> record, int size)
     {
         record[0]++;
-        _model.Write(size);
+        _model.Reserve(_pending, size);
         _pending += size;
         ExitPlainScope();
     }

@@ -25,7 +25,7 @@ public sealed partial class BinaryXmlWriter
         int n = s.Length;
         if (n == 0)
         {
-            _model.WriteByte();
+            _model.WriteByte(_pending);
             GetSpan(1)[0] = 0;
             _pending++;
             return;
@@ -33,12 +33,11 @@ public sealed partial class BinaryXmlWriter
         if (n < ShortNameChars)
         {
             int reservation = 1 + n * MaxBytesPerChar;
-            _model.Reserve(reservation);
+            _model.Reserve(_pending, reservation);
             Span<byte> span = GetSpan(reservation);
             int length = TranscodeName(s, span[1..]);
             span[0] = (byte)length;
             _pending += 1 + length;
-            _model.Advance(1 + length);
             return;
         }
         int byteCount = GetUtf8ByteCount(s);
@@ -75,7 +74,6 @@ public sealed partial class BinaryXmlWriter
             span[1] = (byte)length;
             SetTextNode(_pending);
             _pending += 2 + length;
-            _model.Advance(2 + length);
             return;
         }
         int byteCount = n <= UncountedTextChars ? TryWriteUncountedUtf8TextNode(chars) : GetUtf8ByteCount(chars);
@@ -85,7 +83,7 @@ public sealed partial class BinaryXmlWriter
             WriteTextNodeWithLength(RecordType.UnicodeChars8Text, n * 2);
             WriteUtf16(chars, GetSpan(n * 2));
             _pending += n * 2;
-            ModelChunks(chars, Utf16ChunkChars, reservePerChar: 2, bytesPerChar: 2);
+            ModelChunks(chars, n * 2, Utf16ChunkChars, reservePerChar: 2, bytesPerChar: 2);
         }
         else
         {
@@ -130,21 +128,28 @@ public sealed partial class BinaryXmlWriter
         ModelUtf8Chunks(chars, byteCount);
     }
 
-    /// <summary>Models the chunks of UTF-8 text of <paramref name="byteCount"/> bytes: ASCII text (one byte per char) needs no chunk's byte count.</summary>
+    /// <summary>
+    /// Models the chunks of UTF-8 text of <paramref name="byteCount"/> bytes, the last written: ASCII text (one byte
+    /// per char) needs no chunk's byte count.
+    /// </summary>
     private void ModelUtf8Chunks(ReadOnlySpan<char> chars, int byteCount)
-        => ModelChunks(chars, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
+        => ModelChunks(chars, byteCount, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
 
     /// <summary>
     /// Models .NET's chunked transcoding of a long string: chunks of 170 chars for UTF-8 (256 for UTF-16), one
     /// char shorter when a chunk would end on a high surrogate, each reserving its worst case. Only the byte counts
     /// of the last two chunks can change the outcome (every earlier full chunk forces a flush), so only those are
     /// counted exactly when <paramref name="bytesPerChar"/> is <see cref="CountedUtf8"/> (UTF-8 that is not all ASCII);
-    /// otherwise a chunk is that many bytes per char.
+    /// otherwise a chunk is that many bytes per char. The text's <paramref name="byteCount"/> bytes are the last
+    /// written.
     /// </summary>
-    private void ModelChunks(ReadOnlySpan<char> chars, int chunkChars, int reservePerChar, int bytesPerChar)
+    private void ModelChunks(ReadOnlySpan<char> chars, int byteCount, int chunkChars, int reservePerChar, int bytesPerChar)
     {
         int remaining = chars.Length;
         int position = 0;
+        // The chunks are modelled at the positions their counted bytes give; the offset after the last is then the
+        // offset at the writer's position.
+        int modelled = _pending - byteCount;
         while (remaining > 0)
         {
             int size = remaining;
@@ -153,13 +158,13 @@ public sealed partial class BinaryXmlWriter
                 size = chunkChars;
                 if (char.IsHighSurrogate(chars[position + size - 1])) size--;
             }
-            _model.Reserve(size * reservePerChar);
+            _model.Reserve(modelled, size * reservePerChar);
             bool lastTwo = remaining - size <= chunkChars;
-            int bytes = bytesPerChar != CountedUtf8 ? size * bytesPerChar : lastTwo ? Encoding.UTF8.GetByteCount(chars.Slice(position, size)) : size;
-            _model.Advance(bytes);
+            modelled += bytesPerChar != CountedUtf8 ? size * bytesPerChar : lastTwo ? Encoding.UTF8.GetByteCount(chars.Slice(position, size)) : size;
             position += size;
             remaining -= size;
         }
+        _model.MoveTo(modelled, _pending);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

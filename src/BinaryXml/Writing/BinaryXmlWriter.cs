@@ -179,7 +179,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void CommitForFlush()
     {
         Commit();
-        _model.Flush();
+        _model.Flush(_pending);
     }
 
     private void Commit()
@@ -188,6 +188,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         {
             Advance(_pending);
             _committed += _pending;
+            _model.Rebase(_pending);
         }
         _pending = 0;
         ForgetMemory();
@@ -346,6 +347,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         {
             Advance(keepFrom);
             _committed += keepFrom;
+            _model.Rebase(keepFrom);
         }
         int request = Math.Max(size + keep, MinimumChunk);
         if (_streamOutput is not null) TakeStreamMemory(request);
@@ -366,6 +368,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         // Nothing more is written into that memory.
         ForgetMemory();
+        _model.Rebase(_pending);
         _pending = 0;
         _textNodeStart = -1;
         throw new InvalidOperationException($"The output ({_output.GetType()}) gave {given} bytes of memory where at least {asked} were asked for.");
@@ -388,7 +391,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private void ModelNonTextRecord(int payloadReservation)
     {
-        _model.WriteNodeType(payloadReservation);
+        _model.WriteNodeType(_pending, payloadReservation);
         _textNodeStart = -1;
     }
 
@@ -437,22 +440,19 @@ public sealed partial class BinaryXmlWriter : IDisposable
         Span<byte> span = BeginNode(type, reservation, extraBytes);
         int length = TranscodeName(name, span.Slice(1, reservation - 1));
         span[0] = (byte)length;
-        _pending += 2 + length;
-        _model.WriteNodeType(reservation, 1 + length);
+        int position = _pending;
+        _pending = position + 2 + length;
+        _model.WriteNodeType(position, reservation);
         return span.Slice(1 + length);
     }
 
     /// <summary>Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes).</summary>
     private void WriteNodeWithId(RecordType type, int id)
     {
-        // Modelled in two steps, the type and reservation before, the id's bytes after: in one step after it
-        // (InBoxBufferModel.WriteNodeType(int, int)), W3's loop of dictionary start tags and end tags no longer inlined
-        // the end tag's path and ran 3 % slower (working figures).
-        _model.WriteNodeType(MultiByteInt31.MaxLength);
+        _model.WriteNodeType(_pending, MultiByteInt31.MaxLength);
         Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
         int n = MultiByteInt31.Write(span, id);
         _pending += 1 + n;
-        _model.Advance(n);
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
@@ -468,7 +468,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void BeginTextNode(int reservation)
     {
         if (_inAttribute) WroteAttributeValue();
-        _model.Reserve(reservation);
+        _model.Reserve(_pending, reservation);
     }
 
     /// <summary>Writes a text record that is only a type byte (Zero, One, False, True, Empty, or Dictionary before its id).</summary>
@@ -491,9 +491,10 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private void EndTypedTextNode(int size)
     {
-        _textNodeStart = _pending;
-        _pending += size;
-        _model.WriteTextRecord(size);
+        int position = _pending;
+        _textNodeStart = position;
+        _pending = position + size;
+        _model.WriteTextRecord(position, size);
     }
 
     /// <summary>Writes the header of a Chars, Bytes or UnicodeChars record sized for <paramref name="length"/> bytes.</summary>
@@ -514,16 +515,14 @@ public sealed partial class BinaryXmlWriter : IDisposable
         BinaryXmlPrimitives.WriteSizedTextHeader(destination, type, length);
         SetTextNode(_pending);
         _pending += headerSize;
-        _model.Advance(headerSize);
     }
 
     /// <summary>Writes a MultiByteInt31 (names' lengths, dictionary ids, array counts); .NET reserves 5 bytes.</summary>
     private void WriteMultiByteInt31(int value)
     {
-        _model.Reserve(MultiByteInt31.MaxLength);
+        _model.Reserve(_pending, MultiByteInt31.MaxLength);
         int n = MultiByteInt31.Write(GetSpan(MultiByteInt31.MaxLength), value);
         _pending += n;
-        _model.Advance(n);
     }
 
     /// <summary>
@@ -537,7 +536,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Writes raw bytes as .NET's <c>WriteBytes</c>: reserved when under 512 bytes, else past the buffer.</summary>
     private void WriteBlock(ReadOnlySpan<byte> bytes)
     {
-        _model.WriteBlock(bytes.Length);
+        _model.WriteBlock(_pending, bytes.Length);
         WriteModelledBytes(bytes);
     }
 
@@ -562,6 +561,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             _streamOutput.WriteToStream();
             _streamOutput.Stream.Write(bytes);
             _committed += bytes.Length;
+            _model.Rebase(bytes.Length);
             return;
         }
         bytes.CopyTo(GetSpan(bytes.Length));

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace BinaryXml;
 
 /// <summary>
@@ -6,131 +8,123 @@ namespace BinaryXml;
 /// a worst-case size first and flushes the buffer when the reservation does not fit. Mirroring the position costs
 /// one compare per reservation and keeps fold decisions identical for documents of any size.
 /// </summary>
+/// <remarks>
+/// The model keeps no offset of its own: .NET's buffer holds the same bytes as the writer's, so its offset is the
+/// writer's position (its pending byte count) less the position where the buffer last began. The model stores where
+/// the buffer would be full, <see cref="_end"/>, which changes only when the modelled buffer is flushed or the writer's
+/// positions move back (<see cref="Rebase"/>). A record is modelled by one compare with no store: an offset updated by
+/// every record was a chain of read-modify-writes, each record waiting for the store of the one before it. Every
+/// method takes the writer's position before the bytes it models; the bytes advance the offset as the writer counts
+/// them.
+/// </remarks>
 internal struct InBoxBufferModel
 {
     public const int BufferLength = 512;
 
-    private int _offset;
+    /// <summary>The writer's position at which .NET's buffer is full (its start plus <see cref="BufferLength"/>).</summary>
+    private int _end;
 
     /// <summary>Whether the last text record's type byte is still in the modelled buffer.</summary>
     public bool TextNodeInBuffer;
 
-    public readonly int Offset => _offset;
+    /// <summary>The offset in .NET's buffer at the writer's <paramref name="position"/>.</summary>
+    public readonly int OffsetAt(int position) => BufferLength - (_end - position);
 
-    public void Reset()
+    /// <summary>A new document, at the writer's position 0.</summary>
+    public void Reset() => Flush(0);
+
+    /// <summary>A flush of the buffer at <paramref name="position"/>: explicit, or because a reservation did not fit.</summary>
+    public void Flush(int position)
     {
-        _offset = 0;
+        _end = position + BufferLength;
         TextNodeInBuffer = false;
     }
 
-    /// <summary>A flush of the buffer: explicit, or because a reservation did not fit.</summary>
-    public void Flush()
+    /// <summary>The writer's positions moved back by <paramref name="count"/> bytes (handed to its output).</summary>
+    public void Rebase(int count) => _end -= count;
+
+    /// <summary><c>GetBuffer(count)</c> at <paramref name="position"/>: flush unless <paramref name="count"/> bytes fit.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Reserve(int position, int count)
     {
-        _offset = 0;
-        TextNodeInBuffer = false;
+        if (position + count > _end) Flush(position);
     }
 
-    /// <summary><c>GetBuffer(count)</c>: flush unless <paramref name="count"/> bytes fit after the current position.</summary>
-    public void Reserve(int count)
+    /// <summary><c>WriteByte</c> at <paramref name="position"/>: flush only when the buffer is completely full.</summary>
+    public void WriteByte(int position)
     {
-        if (ReserveFlushes(_offset, count)) Flush();
-    }
-
-    public void Advance(int count) => _offset += count;
-
-    /// <summary><c>WriteByte</c>: flush only when the buffer is completely full.</summary>
-    public void WriteByte()
-    {
-        if (WriteByteFlushes(_offset)) Flush();
-        _offset++;
-    }
-
-    private static bool ReserveFlushes(int offset, int count) => offset + count > BufferLength;
-
-    private static bool WriteByteFlushes(int offset) => offset >= BufferLength;
-
-    /// <summary>
-    /// A non-text record: <see cref="WriteByte"/> of its type, then <see cref="Reserve"/> of
-    /// <paramref name="payloadReservation"/> bytes for its name or id, in registers; no text record is in the buffer
-    /// afterwards.
-    /// </summary>
-    public void WriteNodeType(int payloadReservation)
-    {
-        _offset = AfterNodeType(_offset, payloadReservation);
-        TextNodeInBuffer = false;
-    }
-
-    /// <summary>The offset after a non-text record's type byte and its payload's reservation, from <paramref name="offset"/>.</summary>
-    private static int AfterNodeType(int offset, int payloadReservation)
-    {
-        offset = WriteByteFlushes(offset) ? 1 : offset + 1;
-        return ReserveFlushes(offset, payloadReservation) ? 0 : offset;
+        if (position >= _end) Flush(position);
     }
 
     /// <summary>
-    /// <see cref="WriteNodeType(int)"/> and then <see cref="Advance"/> by <paramref name="written"/>, for a record whose
-    /// payload is already written: the offset is loaded and stored once (updates of the field one after another each
-    /// wait for the store before them).
+    /// A non-text record at <paramref name="position"/>: <see cref="WriteByte"/> of its type, then <see cref="Reserve"/>
+    /// of <paramref name="payloadReservation"/> bytes for its name or id; no text record is in the buffer afterwards.
     /// </summary>
-    public void WriteNodeType(int payloadReservation, int written)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteNodeType(int position, int payloadReservation)
     {
-        _offset = AfterNodeType(_offset, payloadReservation) + written;
+        // Covers both flushes: a full buffer at the type byte fails this test too.
+        if (position + 1 + payloadReservation > _end) WriteNodeTypeFlushing(position, payloadReservation);
         TextNodeInBuffer = false;
     }
 
-    /// <summary>
-    /// An Array record's EndElement and item type (<see cref="WriteNodeType(int)"/> of no payload each), then its
-    /// count: a MultiByteInt31's reservation and its <paramref name="countLength"/> bytes; with one load and one store.
-    /// </summary>
-    public void WriteArrayHeader(int countLength)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteNodeTypeFlushing(int position, int payloadReservation)
     {
-        int offset = AfterNodeType(AfterNodeType(_offset, 0), 0);
-        if (ReserveFlushes(offset, MultiByteInt31.MaxLength)) offset = 0;
-        _offset = offset + countLength;
+        WriteByte(position);
+        Reserve(position + 1, payloadReservation);
+    }
+
+    /// <summary>
+    /// An Array record's EndElement and item type at <paramref name="position"/> (<see cref="WriteNodeType"/> of no
+    /// payload each), then the reservation of its count (a MultiByteInt31).
+    /// </summary>
+    public void WriteArrayHeader(int position)
+    {
+        if (position + 2 + MultiByteInt31.MaxLength > _end)
+        {
+            WriteNodeType(position, 0);
+            WriteNodeType(position + 1, 0);
+            Reserve(position + 2, MultiByteInt31.MaxLength);
+        }
         TextNodeInBuffer = false;
     }
 
     /// <summary>
-    /// A text record of <paramref name="size"/> bytes reserved and written at once (a typed value): afterwards its type
-    /// byte is in the buffer, the record an end element may fold into.
+    /// A text record of <paramref name="size"/> bytes reserved and written at once (a typed value) at
+    /// <paramref name="position"/>: afterwards its type byte is in the buffer, the record an end element may fold into.
     /// </summary>
-    public void WriteTextRecord(int size)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteTextRecord(int position, int size)
     {
-        Write(size);
+        Reserve(position, size);
         TextNodeInBuffer = true;
     }
 
-    /// <summary>A reservation followed by writing exactly that many bytes.</summary>
-    public void Write(int count)
+    /// <summary>
+    /// <c>WriteBytes(span)</c> of <paramref name="count"/> bytes at <paramref name="position"/>: under 512 bytes it is
+    /// reserved; otherwise the buffer is flushed and the bytes bypass it (the buffer begins after them).
+    /// </summary>
+    public void WriteBlock(int position, int count)
     {
-        int offset = _offset;
-        if (ReserveFlushes(offset, count))
-        {
-            offset = 0;
-            TextNodeInBuffer = false;
-        }
-        _offset = offset + count;
+        if (count < BufferLength) Reserve(position, count);
+        else Flush(position + count);
     }
 
-    /// <summary><c>WriteBytes(span)</c>: under 512 bytes it is reserved; otherwise the buffer is flushed and the bytes bypass it.</summary>
-    public void WriteBlock(int count)
+    /// <summary><paramref name="count"/> writes of <paramref name="itemSize"/> bytes each at <paramref name="position"/>, in closed form.</summary>
+    public void WriteItems(int position, int count, int itemSize)
     {
-        if (count < BufferLength) Write(count);
-        else Flush();
-    }
-
-    /// <summary><paramref name="count"/> writes of <paramref name="itemSize"/> bytes each, in closed form.</summary>
-    public void WriteItems(int count, int itemSize)
-    {
-        int fitting = (BufferLength - _offset) / itemSize;
-        if (count <= fitting)
-        {
-            _offset += count * itemSize;
-            return;
-        }
-        Flush();
+        int fitting = (_end - position) / itemSize;
+        if (count <= fitting) return;
         int perBuffer = BufferLength / itemSize;
         int rest = count - fitting;
-        _offset = ((rest - 1) % perBuffer + 1) * itemSize;
+        // Positions past int's range wrap, and wrap back when the writer rebases after handing the items on.
+        Flush(unchecked(position + count * itemSize - ((rest - 1) % perBuffer + 1) * itemSize));
     }
+
+    /// <summary>
+    /// Sets the offset at <paramref name="position"/> to what it was at <paramref name="modelledPosition"/>: for bytes
+    /// modelled by an estimate of their count (see the writer's ModelChunks), which the estimate must not outlive.
+    /// </summary>
+    public void MoveTo(int modelledPosition, int position) => _end += position - modelledPosition;
 }
