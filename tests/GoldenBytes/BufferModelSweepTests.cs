@@ -191,6 +191,35 @@ public sealed class BufferModelSweepTests
     }
 
     [Fact]
+    public void Long_text_outside_ascii_leaves_the_buffer_where_in_box_leaves_it()
+    {
+        // .NET transcodes long text in chunks of 170 characters, each reserving 510 bytes; the writer counts the bytes
+        // of the last two chunks only (every chunk before them is followed by a flush) and models the earlier ones at
+        // a byte a character. Two-byte characters in those earlier chunks make the model's count fall short of the
+        // bytes written: where the buffer stands after the text must still be where .NET's stands, which the fold of
+        // a text's end element after a padding shows. Lengths of three chunks and more, transcoded before they are
+        // counted (up to 16 K characters) and counted first.
+        foreach (int length in new[] { 341, 511, 700, 16_385 })
+        {
+            string text = string.Concat(Enumerable.Range(0, length).Select(i => i % 3 == 0 ? 'x' : 'é'));
+            for (int padding = 0; padding < 530; padding++)
+            {
+                int pad = padding;
+                AssertSame($"text of {length} characters, padding {pad}", w =>
+                {
+                    w.WriteStartElement("r");
+                    w.WriteElementString("long", text);
+                    PadSmall(w, pad);
+                    w.WriteStartElement("t");
+                    w.WriteString(s_midText);
+                    w.WriteEndElement();
+                    w.WriteEndElement();
+                });
+            }
+        }
+    }
+
+    [Fact]
     public void Array_headers_fit_in_output_memory_given_exactly_as_asked()
     {
         // The native writer asks its output for room for a record and what it writes with it at once; output memory of
@@ -282,6 +311,44 @@ public sealed class BufferModelSweepTests
                         w.WriteEndElement();
                     });
                 }
+            }
+        }
+    }
+
+    [Fact]
+    public void After_a_block_handed_to_the_stream_the_buffer_is_where_in_box_leaves_it()
+    {
+        // A block handed to the stream as it is leaves the writer's memory empty, its bytes committed: the model's
+        // positions move back by every byte committed. After base64 (.NET's buffer empty after it) and TimeSpan items
+        // (written one by one by .NET: its buffer ends partly filled), a padding and a text whose end element folds or
+        // not by where the buffer stands.
+        byte[] bytes = Enumerable.Range(0, 4096).Select(i => (byte)i).ToArray();
+        TimeSpan[] spans = Enumerable.Range(0, 301).Select(i => TimeSpan.FromSeconds(i)).ToArray();
+        foreach (bool items in new[] { false, true })
+        {
+            for (int padding = 0; padding < 530; padding++)
+            {
+                int pad = padding;
+                AssertSame($"{(items ? "TimeSpan items" : "base64")}, padding {pad}", w =>
+                {
+                    w.WriteStartElement("r");
+                    w.WriteElementString("pad", "x");
+                    if (items)
+                    {
+                        w.WriteArray(null, "a", null, spans, 0, spans.Length);
+                    }
+                    else
+                    {
+                        w.WriteStartElement("b");
+                        w.WriteBase64(bytes, 0, bytes.Length);
+                        w.WriteEndElement();
+                    }
+                    PadSmall(w, pad);
+                    w.WriteStartElement("t");
+                    w.WriteString(s_midText);
+                    w.WriteEndElement();
+                    w.WriteEndElement();
+                });
             }
         }
     }
