@@ -42,6 +42,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     // End-element folding: position in _memory of the last text record's type byte, or -1.
     private int _textNodeStart = -1;
+    // .NET's buffer, modelled in _pending's positions: bytes counted into _pending move it; bytes committed to the
+    // output (Commit, Grow, a block handed to the stream) rebase it.
     private InBoxBufferModel _model;
 
     /// <summary>Creates a writer over a buffer writer.</summary>
@@ -399,9 +401,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// Starts a non-text record with room for <paramref name="payloadReservation"/> bytes after its type: forgets the
     /// last text record, writes the type byte and returns the space after it. The caller writes the payload, adds
     /// <c>1 + written</c> to <see cref="_pending"/> and models the record, .NET's <c>WriteByte</c> of the type and the
-    /// reservation of the payload, then its bytes: in one update with
-    /// <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> (a name), or in two (<see cref="WriteNodeWithId"/>). One
-    /// buffer request for the record and its name or id instead of two; with <paramref name="extraBytes"/>, room for a
+    /// reservation of the payload, with <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> at the record's position
+    /// (its bytes move the model as they are counted). One buffer request for the record and its name or id instead of two; with <paramref name="extraBytes"/>, room for a
     /// record that follows too (modelled by its own writer).
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
