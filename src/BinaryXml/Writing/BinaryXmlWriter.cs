@@ -450,10 +450,11 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes).</summary>
     private void WriteNodeWithId(RecordType type, int id)
     {
-        _model.WriteNodeType(_pending, MultiByteInt31.MaxLength);
         Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
         int n = MultiByteInt31.Write(span, id);
-        _pending += 1 + n;
+        int position = _pending;
+        _pending = position + 1 + n;
+        _model.WriteNodeType(position, MultiByteInt31.MaxLength);
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
