@@ -201,7 +201,6 @@ public sealed partial class BinaryXmlWriter
                 _inAttribute = false;
                 if (!_wroteAttributeValue) Capture.WriteTo(this);
                 _textNodeStart = -1;
-                _model.TextNodeInBuffer = false;
             }
         }
         finally

@@ -336,7 +336,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void Grow(int size)
     {
         // Keep the last text record writable while a fold into it is still possible.
-        if (_textNodeStart >= 0 && !(_options.AlwaysFoldEndElements || _model.TextNodeInBuffer)) _textNodeStart = -1;
+        if (_textNodeStart >= 0 && !(_options.AlwaysFoldEndElements || _model.InBuffer(_textNodeStart))) _textNodeStart = -1;
         int keepFrom = _textNodeStart >= 0 ? _textNodeStart : _pending;
         int keep = _pending - keepFrom;
         byte[]? tail = null;
@@ -459,11 +459,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-    private void SetTextNode(int position)
-    {
-        _textNodeStart = position;
-        _model.TextNodeInBuffer = true;
-    }
+    private void SetTextNode(int position) => _textNodeStart = position;
 
     /// <summary>Starts a text record: checks the single-value rule inside attributes and models the reservation.</summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
@@ -496,7 +492,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         int position = _pending;
         _textNodeStart = position;
         _pending = position + size;
-        _model.WriteTextRecord(position, size);
+        _model.Reserve(position, size);
     }
 
     /// <summary>Writes the header of a Chars, Bytes or UnicodeChars record sized for <paramref name="length"/> bytes.</summary>
@@ -550,7 +546,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Diagnostics.CodeAnalysis.MemberNotNullWhen(true, nameof(_streamOutput))]
     private bool PassesToStream(int length)
         => _streamOutput is not null && length >= StreamPassThroughSize
-            && (_textNodeStart < 0 || !(_options.AlwaysFoldEndElements || _model.TextNodeInBuffer));
+            && (_textNodeStart < 0 || !(_options.AlwaysFoldEndElements || _model.InBuffer(_textNodeStart)));
 
     /// <summary>
     /// Writes bytes the model of .NET's buffer has already counted (as one block, or as items written one by one).
@@ -577,7 +573,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private void WriteEndElementNode()
     {
-        if (_textNodeStart >= 0 && (_model.TextNodeInBuffer || _options.AlwaysFoldEndElements)) FoldEndElement();
+        if (_textNodeStart >= 0 && (_model.InBuffer(_textNodeStart) || _options.AlwaysFoldEndElements)) FoldEndElement();
         else WriteNode(RecordType.EndElement);
     }
 
@@ -596,7 +592,6 @@ public sealed partial class BinaryXmlWriter : IDisposable
             FoldInMemory();
         }
         _textNodeStart = -1;
-        _model.TextNodeInBuffer = false;
     }
 
     // Output memory that is not an array (rare): out of line, so that the common fold saves no registers.

@@ -24,21 +24,22 @@ internal struct InBoxBufferModel
     /// <summary>The writer's position at which .NET's buffer is full (its start plus <see cref="BufferLength"/>).</summary>
     private int _end;
 
-    /// <summary>Whether the last text record's type byte is still in the modelled buffer.</summary>
-    public bool TextNodeInBuffer;
-
     /// <summary>The offset in .NET's buffer at the writer's <paramref name="position"/>.</summary>
     public readonly int OffsetAt(int position) => BufferLength - (_end - position);
+
+    /// <summary>
+    /// Whether the byte at the writer's <paramref name="position"/> (a text record's type byte, written since the
+    /// buffer was last flushed or before) is still in the modelled buffer: an end element folds into the record only
+    /// then.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly bool InBuffer(int position) => position >= _end - BufferLength;
 
     /// <summary>A new document, at the writer's position 0.</summary>
     public void Reset() => Flush(0);
 
     /// <summary>A flush of the buffer at <paramref name="position"/>: explicit, or because a reservation did not fit.</summary>
-    public void Flush(int position)
-    {
-        _end = position + BufferLength;
-        TextNodeInBuffer = false;
-    }
+    public void Flush(int position) => _end = position + BufferLength;
 
     /// <summary>The writer's positions moved back by <paramref name="count"/> bytes (handed to its output).</summary>
     public void Rebase(int count) => _end -= count;
@@ -58,14 +59,13 @@ internal struct InBoxBufferModel
 
     /// <summary>
     /// A non-text record at <paramref name="position"/>: <see cref="WriteByte"/> of its type, then <see cref="Reserve"/>
-    /// of <paramref name="payloadReservation"/> bytes for its name or id; no text record is in the buffer afterwards.
+    /// of <paramref name="payloadReservation"/> bytes for its name or id.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNodeType(int position, int payloadReservation)
     {
         // Covers both flushes: a full buffer at the type byte fails this test too.
         if (position + 1 + payloadReservation > _end) WriteNodeTypeFlushing(position, payloadReservation);
-        TextNodeInBuffer = false;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -87,18 +87,6 @@ internal struct InBoxBufferModel
             WriteNodeType(position + 1, 0);
             Reserve(position + 2, MultiByteInt31.MaxLength);
         }
-        TextNodeInBuffer = false;
-    }
-
-    /// <summary>
-    /// A text record of <paramref name="size"/> bytes reserved and written at once (a typed value) at
-    /// <paramref name="position"/>: afterwards its type byte is in the buffer, the record an end element may fold into.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteTextRecord(int position, int size)
-    {
-        Reserve(position, size);
-        TextNodeInBuffer = true;
     }
 
     /// <summary>
