@@ -617,7 +617,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             key = t.Key * 2;
             return true;
         }
-        if (_session is not null && (WriterSessionAccess.TryLookup(_session, s, out int sessionKey) || _session.TryAdd(s, out sessionKey)))
+        if (_session is not null && (WriterSessionAccess.TryLookup(_session, s, out int sessionKey) || TryAddToSession(_session, s, out sessionKey)))
         {
             key = sessionKey * 2 + 1;
             return true;
@@ -625,4 +625,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
         key = -1;
         return false;
     }
+
+    // A string's first use in a session: out of line, so that a caller's loop that inlines TryGetKey keeps its budget.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static bool TryAddToSession(XmlBinaryWriterSession session, XmlDictionaryString s, out int key) => session.TryAdd(s, out key);
 }
