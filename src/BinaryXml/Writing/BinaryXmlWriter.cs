@@ -402,8 +402,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// last text record, writes the type byte and returns the space after it. The caller writes the payload, adds
     /// <c>1 + written</c> to <see cref="_pending"/> and models the record, .NET's <c>WriteByte</c> of the type and the
     /// reservation of the payload, with <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> at the record's position
-    /// (its bytes move the model as they are counted). One buffer request for the record and its name or id instead of two; with <paramref name="extraBytes"/>, room for a
-    /// record that follows too (modelled by its own writer).
+    /// (its bytes move the model as they are counted). One buffer request for the record and its name or id instead of
+    /// two; with <paramref name="extraBytes"/>, room for a record that follows too (modelled by its own writer).
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
     {

@@ -15,7 +15,8 @@ namespace BinaryXml;
 /// positions move back (<see cref="Rebase"/>). A record is modelled by one compare with no store: an offset updated by
 /// every record was a chain of read-modify-writes, each record waiting for the store of the one before it. Every
 /// method takes the writer's position before the bytes it models; the bytes advance the offset as the writer counts
-/// them.
+/// them. Whether a text record's type byte is still in the buffer follows from its position likewise
+/// (<see cref="InBuffer"/>).
 /// </remarks>
 internal struct InBoxBufferModel
 {
@@ -23,9 +24,6 @@ internal struct InBoxBufferModel
 
     /// <summary>The writer's position at which .NET's buffer is full (its start plus <see cref="BufferLength"/>).</summary>
     private int _end;
-
-    /// <summary>The offset in .NET's buffer at the writer's <paramref name="position"/>.</summary>
-    public readonly int OffsetAt(int position) => BufferLength - (_end - position);
 
     /// <summary>
     /// Whether the byte at the writer's <paramref name="position"/> (a text record's type byte, written since the
