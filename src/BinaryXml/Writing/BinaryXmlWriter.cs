@@ -335,6 +335,19 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private void Grow(int size)
     {
+        // Nothing written yet (a document's first record): memory only, without the frame the kept tail needs (a
+        // short document's first buffer request is a fifth of its time).
+        if (_pending == 0)
+        {
+            TakeMemory(size, Math.Max(size, MinimumChunk));
+            return;
+        }
+        GrowKeepingTail(size);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void GrowKeepingTail(int size)
+    {
         // Keep the last text record writable while a fold into it is still possible.
         if (_textNodeStart >= 0 && !(_options.AlwaysFoldEndElements || _model.InBuffer(_textNodeStart))) _textNodeStart = -1;
         int keepFrom = _textNodeStart >= 0 ? _textNodeStart : _pending;
@@ -352,10 +365,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             _model.Rebase(keepFrom);
         }
         int request = Math.Max(size + keep, MinimumChunk);
-        if (_streamOutput is not null) TakeStreamMemory(request);
-        else SetMemory(_output.GetMemory(request));
-        // IBufferWriter promises at least the size asked for; spans are made from the memory on that promise.
-        if (_memoryLength < size + keep) ThrowOutputTooSmall(_memoryLength, request);
+        TakeMemory(size + keep, request);
         _pending = keep;
         if (tail is not null)
         {
@@ -363,6 +373,15 @@ public sealed partial class BinaryXmlWriter : IDisposable
             ArrayPool<byte>.Shared.Return(tail);
             _textNodeStart = 0;
         }
+    }
+
+    /// <summary>Takes memory of <paramref name="request"/> bytes from the output, of which at least <paramref name="needed"/> must be given.</summary>
+    private void TakeMemory(int needed, int request)
+    {
+        if (_streamOutput is not null) TakeStreamMemory(request);
+        else SetMemory(_output.GetMemory(request));
+        // IBufferWriter promises at least the size asked for; spans are made from the memory on that promise.
+        if (_memoryLength < needed) ThrowOutputTooSmall(_memoryLength, request);
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
