@@ -349,7 +349,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void GrowKeepingTail(int size)
     {
         // Keep the last text record writable while a fold into it is still possible.
-        if (_textNodeStart >= 0 && !(_options.AlwaysFoldEndElements || _model.InBuffer(_textNodeStart))) _textNodeStart = -1;
+        if (!CanFoldEndElement) _textNodeStart = -1;
         int keepFrom = _textNodeStart >= 0 ? _textNodeStart : _pending;
         int keep = _pending - keepFrom;
         byte[]? tail = null;
@@ -565,7 +565,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [System.Diagnostics.CodeAnalysis.MemberNotNullWhen(true, nameof(_streamOutput))]
     private bool PassesToStream(int length)
         => _streamOutput is not null && length >= StreamPassThroughSize
-            && (_textNodeStart < 0 || !(_options.AlwaysFoldEndElements || _model.InBuffer(_textNodeStart)));
+            && !CanFoldEndElement;
 
     /// <summary>
     /// Writes bytes the model of .NET's buffer has already counted (as one block, or as items written one by one).
@@ -592,8 +592,18 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private void WriteEndElementNode()
     {
-        if (_textNodeStart >= 0 && (_model.InBuffer(_textNodeStart) || _options.AlwaysFoldEndElements)) FoldEndElement();
+        if (CanFoldEndElement) FoldEndElement();
         else WriteNode(RecordType.EndElement);
+    }
+
+    /// <summary>
+    /// Whether an end element would fold into the last text record now: there is one, and .NET's buffer still holds its
+    /// type byte (or <see cref="BinaryXmlWriterOptions.AlwaysFoldEndElements"/>).
+    /// </summary>
+    private bool CanFoldEndElement
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _textNodeStart >= 0 && (_model.InBuffer(_textNodeStart) || _options.AlwaysFoldEndElements);
     }
 
     /// <summary>Turns the last text record into its <c>…WithEndElement</c> form (its type + 1).</summary>
