@@ -419,6 +419,9 @@ public sealed class ReaderValidationTests
             BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse($"40 01 72 40 01 61 {type} 05 61 62 63 64 65" + end), options: options));
             Assert.Contains("MaxStringContentLength", e.Message);
         }
+        // An attribute's short ASCII value is parsed in line with its record: the quota applies there too.
+        ReadAll(Hex.Parse("40 01 72 40 01 61 04 01 6E 98 04 61 62 63 64 01" + next + " 01"), options: options);
+        Assert.Contains("MaxStringContentLength", Assert.Throws<BinaryXmlException>(() => ReadAll(Hex.Parse("40 01 72 40 01 61 04 01 6E 98 05 61 62 63 64 65 01" + next + " 01"), options: options)).Message);
     }
 
     [Fact]
@@ -507,7 +510,8 @@ public sealed class ReaderValidationTests
     [Fact]
     public void Utf8_of_names_and_text_is_checked_at_every_length_and_position()
     {
-        // Short names and values are tested for a high bit 16 bytes at a time (up to 64, the vectors overlapping)
+        // Short names and values, of elements and of attributes, are tested for a high bit 16 bytes at a time (up to
+        // 64, the vectors overlapping; an attribute's name and value of up to 16 bytes each in line with its record)
         // before the full validation: every length up to 72, with an invalid byte (0xFF), a valid two-byte character
         // or nothing at each position, followed by many bytes or by the end of the input.
         foreach (bool padded in new[] { false, true })
@@ -528,9 +532,12 @@ public sealed class ReaderValidationTests
                         byte[] tail = padded ? [0x98, 30, .. Enumerable.Repeat((byte)'z', 30), 0x01] : [0x01];
                         byte[] asName = [0x40, 0x01, (byte)'r', 0x40, (byte)length, .. text, 0x01, .. tail];
                         byte[] asText = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x99, (byte)length, .. text, .. tail];
-                        foreach ((byte[] doc, bool isName) in new[] { (asName, true), (asText, false) })
+                        // <a NAME="v"/> and <a n="TEXT"/>: attributes of up to 16 bytes of name and value are parsed in line.
+                        byte[] asAttributeName = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x04, (byte)length, .. text, 0x98, 0x01, (byte)'v', 0x01, .. tail];
+                        byte[] asAttributeValue = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x04, 0x01, (byte)'n', 0x98, (byte)length, .. text, 0x01, .. tail];
+                        foreach ((byte[] doc, string kind) in new[] { (asName, "name"), (asText, "text"), (asAttributeName, "attribute name"), (asAttributeValue, "attribute value") })
                         {
-                            string what = $"{(isName ? "name" : "text")} of {length} bytes, {(at < 0 ? "ASCII" : valid ? "é" : "0xFF")} at {at}, {(padded ? "padded" : "at the end")}";
+                            string what = $"{kind} of {length} bytes, {(at < 0 ? "ASCII" : valid ? "é" : "0xFF")} at {at}, {(padded ? "padded" : "at the end")}";
                             if (!expectValid)
                             {
                                 Assert.Throws<BinaryXmlException>(() => ReadAll(doc));
@@ -541,8 +548,14 @@ public sealed class ReaderValidationTests
                             {
                                 r.Read();
                                 r.Read();
-                                if (!isName) r.Read();
-                                Assert.True(expected == (isName ? r.LocalName.ToString() : r.GetString()), what);
+                                if (kind != "name") r.Read();
+                                string actual = kind switch
+                                {
+                                    "name" or "attribute name" => r.LocalName.ToString(),
+                                    _ => r.GetString(),
+                                };
+                                Assert.True(expected == actual, what);
+                                if (kind == "attribute value") Assert.True(r.TokenType == BinaryXmlTokenType.Attribute && r.LocalName.ToString() == "n", what);
                                 while (r.Read()) { }
                             }
                             finally
