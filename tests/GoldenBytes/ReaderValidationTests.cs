@@ -568,6 +568,76 @@ public sealed class ReaderValidationTests
             }
         }
     }
+    [Fact]
+    public void Attribute_values_of_a_fixed_size_and_lists_read_as_in_box()
+    {
+        // <r><a n=VALUE/><r>: attributes with a value of a fixed size (i:nil="true") are parsed in line with their
+        // start tag, as are short Chars8Text values; lists and the …WithEndElement records (not allowed as values)
+        // take the general path. Each value record, followed by many bytes or by the end of the input, is read as
+        // in-box reads it: the same string, or a failure.
+        (int Type, int Size)[] fixedSizes =
+        [
+            (0x80, 0), (0x82, 0), (0x84, 0), (0x86, 0), (0x88, 1), (0x8A, 2), (0x8C, 4), (0x8E, 8), (0x90, 4), (0x92, 8),
+            (0x94, 16), (0x96, 8), (0xA8, 0), (0xAC, 16), (0xAE, 8), (0xB0, 16), (0xB2, 8), (0xB4, 1),
+        ];
+        var values = new List<(string What, byte[] Record)>();
+        foreach ((int type, int size) in fixedSizes)
+        {
+            values.Add(($"0x{type:X2}", [(byte)type, .. new byte[size]]));
+            values.Add(($"0x{type:X2} with 0x7F bytes", [(byte)type, .. Enumerable.Repeat((byte)(type is 0x94 or 0x96 or 0xB4 ? 0 : 0x7F), size)]));
+            values.Add(($"0x{type + 1:X2} (…WithEndElement)", [(byte)(type + 1), .. new byte[size]]));
+        }
+        values.Add(("a list of one OneText", [0xA4, 0x82, 0xA6]));
+        values.Add(("an empty list", [0xA4, 0xA6]));
+        values.Add(("EndListText alone", [0xA6]));
+        int checkedValues = 0;
+        foreach (bool padded in new[] { false, true })
+        {
+            byte[] tail = padded ? [0x98, 30, .. Enumerable.Repeat((byte)'z', 30), 0x01] : [0x01];
+            foreach ((string what, byte[] record) in values)
+            {
+                byte[] doc = [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'a', 0x04, 0x01, (byte)'n', .. record, 0x01, .. tail];
+                string? inBox;
+                try
+                {
+                    using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max);
+                    r.Read();
+                    r.Read();
+                    inBox = r.GetAttribute("n");
+                    while (r.Read()) { }
+                }
+                catch (XmlException)
+                {
+                    inBox = null;
+                }
+                string? native = null;
+                try
+                {
+                    var r = new BinaryXmlReader(doc);
+                    try
+                    {
+                        while (r.Read())
+                        {
+                            if (r.TokenType == BinaryXmlTokenType.Attribute) native = r.GetString();
+                        }
+                    }
+                    finally
+                    {
+                        r.Dispose();
+                    }
+                }
+                catch (BinaryXmlException)
+                {
+                    native = null;
+                }
+                Assert.True(inBox == native, $"{what}, {(padded ? "padded" : "at the end")}: in-box {inBox ?? "fails"}, ours {native ?? "fails"}");
+                if (inBox is not null) checkedValues++;
+            }
+        }
+        // The values the in-box reader accepts: every fixed-size record twice and the two lists, both ways.
+        Assert.Equal(2 * (2 * fixedSizes.Length + 2), checkedValues);
+    }
+
     public static TheoryData<string> Chars8Payloads() => new(s_chars8Payloads.Keys);
 
     /// <summary>Payloads of a Chars8TextWithEndElement record: ASCII on both sides of the 16-, 32- and 64-byte vector checks,

@@ -548,12 +548,12 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// The most common attribute record, parsed in line: an inline name of at most 16 ASCII bytes, without prefix or
-    /// with a letter prefix (ShortAttribute, PrefixAttributeA–Z), and a value of at most 16 ASCII bytes within the
-    /// string quota in a Chars8Text record, with 16 bytes of input from the value's start. Parses it into
-    /// <paramref name="a"/> as <see cref="ParseAttribute"/> would, and returns the offset after it; -1 for any other
-    /// record, which <see cref="ParseAttribute"/> then parses (its general frame was most of an attribute's cost).
-    /// The record type at <paramref name="p"/> is within the input.
+    /// The most common attribute records, parsed in line: an inline name of at most 16 ASCII bytes, without prefix or
+    /// with a letter prefix (ShortAttribute, PrefixAttributeA–Z), and a value of a fixed size (<c>i:nil="true"</c>)
+    /// or of at most 16 ASCII bytes within the string quota in a Chars8Text record, with 16 bytes of input from the
+    /// value's start. Parses it into <paramref name="a"/> as <see cref="ParseAttribute"/> would, and returns the offset
+    /// after it; -1 for any other record, which <see cref="ParseAttribute"/> then parses (its general frame was most of
+    /// an attribute's cost). The record type at <paramref name="p"/> is within the input.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int ParseShortTextAttribute(ReadOnlySpan<byte> data, int p, int maxStringContentLength, ref AttributeRecord a)
@@ -569,20 +569,36 @@ public ref partial struct BinaryXmlReader
         if (nameAt >= data.Length) return -1;
         int nameLength = data[p + 1];
         int valueRecord = nameAt + nameLength;
-        if (nameLength > 16 || valueRecord + 1 >= data.Length || data[valueRecord] != (byte)RecordType.Chars8Text) return -1;
-        int valueLength = data[valueRecord + 1];
-        int valueAt = valueRecord + 2;
+        if (nameLength > 16 || valueRecord + 1 >= data.Length) return -1;
+        byte valueType = data[valueRecord];
+        int valueAt, valueLength;
+        uint valueMask;
+        if (valueType == (byte)RecordType.Chars8Text)
+        {
+            valueLength = data[valueRecord + 1];
+            valueAt = valueRecord + 2;
+            if (valueLength > 16 || valueLength > maxStringContentLength) return -1;
+            valueMask = (1u << valueLength) - 1;
+        }
+        else
+        {
+            // A plain text record of a fixed size (not a list's start or end, whose size is 0 too): its bytes need no check.
+            valueLength = RecordTypes.GetFixedPayloadSize(valueType);
+            if (valueLength < 0 || (valueType & 1) != 0 || valueType is (byte)RecordType.StartListText or (byte)RecordType.EndListText) return -1;
+            valueAt = valueRecord + 1;
+            valueMask = 0;
+        }
         // 16 bytes from the value's start (and so from the name's) are within the input: each is tested as one vector,
         // the bytes past its length masked off.
-        if (valueLength > 16 || valueLength > maxStringContentLength || data.Length - valueAt < 16) return -1;
+        if (data.Length - valueAt < 16) return -1;
         uint high = (Vector128.Create(data.Slice(nameAt, 16)).ExtractMostSignificantBits() & ((1u << nameLength) - 1))
-            | (Vector128.Create(data.Slice(valueAt, 16)).ExtractMostSignificantBits() & ((1u << valueLength) - 1));
+            | (Vector128.Create(data.Slice(valueAt, 16)).ExtractMostSignificantBits() & valueMask);
         if (high != 0) return -1;
         a.Prefix = prefix;
         a.LocalName = NameRef.Inline(nameAt, nameLength);
         a.Namespace = default;
         a.IsXmlns = false;
-        a.ValueType = (byte)RecordType.Chars8Text;
+        a.ValueType = valueType;
         a.PayloadStart = valueAt;
         a.PayloadLength = valueLength;
         return valueAt + valueLength;
