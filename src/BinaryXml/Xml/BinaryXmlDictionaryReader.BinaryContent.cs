@@ -267,6 +267,19 @@ public sealed partial class BinaryXmlDictionaryReader
                 written += n;
                 continue;
             }
+            // .NET's reader takes UTF-8 text of whole blocks as base64 directly (its value handle's TryReadBase64, for a
+            // piece of three bytes or more, unless it keeps a string of the value): such text with nothing left gives
+            // no bytes, and the call goes on to the next node still deciding between bytes and characters there (a
+            // Bytes record after an empty Chars record is taken as its bytes).
+            if (!throughText && written == 0 && _base64CarryCount == 0 && destination.Length >= 3 && !ValueStringKept
+                && PieceTextIsInput && _pieceUsed == (_pieceText?.Length ?? _valueLocation.Length))
+            {
+                if (withinNode) break;
+                NextPieceNode();
+                // A comment there ends that search: the call goes on in characters.
+                if (_nodeType == XmlNodeType.Comment) throughText = true;
+                continue;
+            }
             throughText = true;
             ReadOnlySpan<byte> source = PieceSource();
             if (_pieceUsed == source.Length)
