@@ -146,9 +146,16 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAscii16(ReadOnlySpan<byte> data, int start, int length)
-        => data.Length - start >= 16
-            ? (Vector128.Create(data.Slice(start, 16)).ExtractMostSignificantBits() & ((1u << length) - 1)) == 0
-            : IsAsciiNearEnd(data, start, length);
+        => data.Length - start >= 16 ? HighBits16(data, start, length) == 0 : IsAsciiNearEnd(data, start, length);
+
+    /// <summary>
+    /// The high bits of the <paramref name="length"/> (at most 16) bytes from <paramref name="start"/>, one bit a byte:
+    /// one 16-byte vector, the bits past <paramref name="length"/> masked off. The input has 16 bytes from
+    /// <paramref name="start"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint HighBits16(ReadOnlySpan<byte> data, int start, int length)
+        => Vector128.Create(data.Slice(start, 16)).ExtractMostSignificantBits() & ((1u << length) - 1);
 
     /// <summary>Whether the bytes are within the input and ASCII, where too few bytes remain for a whole vector.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using System.Runtime.Intrinsics;
 using System.Text;
 using System.Xml;
 
@@ -571,14 +570,13 @@ public ref partial struct BinaryXmlReader
         int valueRecord = nameAt + nameLength;
         if (nameLength > 16 || valueRecord + 1 >= data.Length) return -1;
         byte valueType = data[valueRecord];
-        int valueAt, valueLength;
-        uint valueMask;
+        int valueAt, valueLength, asciiLength;
         if (valueType == (byte)RecordType.Chars8Text)
         {
             valueLength = data[valueRecord + 1];
             valueAt = valueRecord + 2;
             if (valueLength > 16 || valueLength > maxStringContentLength) return -1;
-            valueMask = (1u << valueLength) - 1;
+            asciiLength = valueLength;
         }
         else
         {
@@ -586,14 +584,11 @@ public ref partial struct BinaryXmlReader
             valueLength = RecordTypes.GetFixedPayloadSize(valueType);
             if (valueLength < 0 || (valueType & 1) != 0 || valueType is (byte)RecordType.StartListText or (byte)RecordType.EndListText) return -1;
             valueAt = valueRecord + 1;
-            valueMask = 0;
+            asciiLength = 0;
         }
-        // 16 bytes from the value's start (and so from the name's) are within the input: each is tested as one vector,
-        // the bytes past its length masked off.
+        // 16 bytes from the value's start (and so from the name's) are within the input: each is tested as one vector.
         if (data.Length - valueAt < 16) return -1;
-        uint high = (Vector128.Create(data.Slice(nameAt, 16)).ExtractMostSignificantBits() & ((1u << nameLength) - 1))
-            | (Vector128.Create(data.Slice(valueAt, 16)).ExtractMostSignificantBits() & valueMask);
-        if (high != 0) return -1;
+        if ((HighBits16(data, nameAt, nameLength) | HighBits16(data, valueAt, asciiLength)) != 0) return -1;
         a.Prefix = prefix;
         a.LocalName = NameRef.Inline(nameAt, nameLength);
         a.Namespace = default;

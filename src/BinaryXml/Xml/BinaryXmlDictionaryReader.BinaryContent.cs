@@ -251,7 +251,8 @@ public sealed partial class BinaryXmlDictionaryReader
                 break;
             }
             // A call that began on text takes a Bytes record it reaches as its base64 characters, as .NET's reader,
-            // which decides between bytes and characters once per call.
+            // which decides between bytes and characters once per call (it decides again only past UTF-8 text with
+            // nothing left, below).
             if (IsUndecodedBytesText && _base64CarryCount == 0 && !throughText)
             {
                 int left = _valueLocation.Length - _pieceUsed;
