@@ -568,6 +568,69 @@ public sealed class ReaderValidationTests
             }
         }
     }
+    [Theory]
+    // ShortDictionaryXmlnsAttribute: xmlns=dictionary string, one-byte and two-byte ids, static and session.
+    [InlineData("default namespace", "0A 02", "40 01 61 01")]
+    [InlineData("default namespace, the empty string", "0A 00", "40 01 61 01")]
+    [InlineData("default namespace, a two-byte id", "0A 80 01", "40 01 61 01")]
+    [InlineData("default namespace, the highest one-byte id", "0A 7E", "40 01 61 01")]
+    [InlineData("default namespace of the session", "0A 01", "40 01 61 01")]
+    [InlineData("default namespace, an id the session lacks", "0A 03", "40 01 61 01")]
+    [InlineData("default namespace, an id the dictionary lacks", "0A C8 01", "40 01 61 01")]
+    [InlineData("default namespace, the input ending in its id", "0A 80", "")]
+    [InlineData("default namespace declared twice", "0A 02 0A 04", "40 01 61 01")]
+    // DictionaryXmlnsAttribute: xmlns:PREFIX=dictionary string; one letter a–z in line, other prefixes not.
+    [InlineData("letter prefix", "0B 01 70 02", "6D 01 61 01")]
+    [InlineData("letter prefix, the empty string", "0B 01 70 00", "6D 01 61 01")]
+    [InlineData("letter prefix, a two-byte id", "0B 01 70 80 01", "6D 01 61 01")]
+    [InlineData("letter prefix of the session", "0B 01 70 01", "6D 01 61 01")]
+    [InlineData("letter prefix, an id the session lacks", "0B 01 70 03", "6D 01 61 01")]
+    [InlineData("letter prefix, unbound where used", "0B 01 70 02", "6E 01 61 01")]
+    [InlineData("the letters a and z", "0B 01 61 02 0B 01 7A 04", "5E 01 61 01 77 01 61 01")]
+    [InlineData("two letters", "0B 01 70 02 0B 01 71 04", "6D 01 61 01 6E 01 61 01")]
+    [InlineData("a letter declared twice", "0B 01 70 02 0B 01 70 04", "6D 01 61 01")]
+    [InlineData("a letter declared twice, once inline", "0B 01 70 02 09 01 70 01 75", "6D 01 61 01")]
+    [InlineData("a letter and the default namespace", "0A 02 0B 01 70 04", "6D 01 61 01 40 01 61 01")]
+    [InlineData("upper-case prefix", "0B 01 50 02", "41 01 50 01 61 01")]
+    [InlineData("prefix of two letters", "0B 02 70 71 02", "41 02 70 71 01 61 01")]
+    [InlineData("empty prefix", "0B 00 02", "40 01 61 01")]
+    [InlineData("prefix not UTF-8", "0B 01 FF 02", "40 01 61 01")]
+    [InlineData("prefix 'x', then 'xml'", "0B 01 78 02 0B 03 78 6D 6C 04", "40 01 61 01")]
+    [InlineData("the input ending in the prefix", "0B 01", "")]
+    [InlineData("the input ending after the prefix", "0B 01 70", "")]
+    public void Namespace_declarations_of_dictionary_strings_read_as_in_box(string what, string declarations, string content)
+    {
+        // <r DECLARATIONS>CONTENT</r>: declarations of a dictionary namespace for no prefix or a letter, with a
+        // one-byte id, are parsed in line with the start tag; the rest take the general path. Each is read as in-box
+        // reads it, the whole input and every truncation of it: the same nodes and namespaces, or a failure.
+        var dictionary = new XmlDictionary();
+        dictionary.Add("");
+        for (int i = 1; i < 70; i++) dictionary.Add("urn:d" + i);
+        var session = new XmlBinaryReaderSession();
+        session.Add(0, "urn:s0");
+        byte[] whole = Hex.Parse($"40 01 72 {declarations} {content} 01".Replace("  ", " "));
+        for (int length = whole.Length; length > 0; length--)
+        {
+            byte[] data = whole[..length];
+            string inBox = Nodes(() => NodeStream.FromInBox(data, dictionary, session), ours: false);
+            Assert.True(inBox == Nodes(() => NodeStream.FromNative(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: native reader");
+            Assert.True(inBox == Nodes(() => NodeStream.FromAdapter(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: drop-in reader");
+        }
+
+        // The nodes, or "fails": ours fail with a BinaryXmlException only.
+        static string Nodes(Func<List<string>> read, bool ours)
+        {
+            try
+            {
+                return string.Join(" | ", read());
+            }
+            catch (XmlException e) when (!ours || e is BinaryXmlException)
+            {
+                return "fails";
+            }
+        }
+    }
+
     [Fact]
     public void Attribute_values_of_a_fixed_size_and_lists_read_as_in_box()
     {

@@ -71,7 +71,8 @@ public readonly ref struct BinaryXmlName
         // UTF-8 of a text is as long as the text only when it is all ASCII, and never shorter. Up to that length the
         // ASCII comparison answers; a longer one must be encoded to compare.
         if (utf8.Length <= value.Length) return AsciiText.Equals(utf8, value);
-        return EncodedEquals(utf8, value);
+        // ASCII bytes are as many characters: more of them than the text has are another text.
+        return !Ascii.IsValid(utf8) && EncodedEquals(utf8, value);
 
         static bool EncodedEquals(ReadOnlySpan<byte> utf8, string value)
         {

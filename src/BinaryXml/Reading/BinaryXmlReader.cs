@@ -529,6 +529,7 @@ public ref partial struct BinaryXmlReader
             ref AttributeRecord a = ref s._attributes![s._attrCount++];
             a.Record = p;
             int end = ParseShortTextAttribute(data, p, s._maxStringContentLength, ref a);
+            if (end < 0) end = ParseDictionaryDeclaration(data, p, ref a);
             if (end < 0) end = ParseAttribute(p, ref a);
             if (a.IsXmlns)
             {
@@ -597,6 +598,42 @@ public ref partial struct BinaryXmlReader
         a.PayloadStart = valueAt;
         a.PayloadLength = valueLength;
         return valueAt + valueLength;
+    }
+
+    /// <summary>
+    /// The commonest namespace declarations, parsed in line: a dictionary namespace with a one-byte id, declared for
+    /// no prefix (ShortDictionaryXmlnsAttribute) or for a one-letter prefix a–z (DictionaryXmlnsAttribute), as a SOAP
+    /// envelope declares its namespaces. Parses it into <paramref name="a"/> as <see cref="ParseAttribute"/> would
+    /// (the id resolved, an unknown one failing the same way), and returns the offset after it; -1 for any other
+    /// record, which <see cref="ParseAttribute"/> then parses. The record type at <paramref name="p"/> is within the input.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly int ParseDictionaryDeclaration(ReadOnlySpan<byte> data, int p, ref AttributeRecord a)
+    {
+        byte type = data[p];
+        NameRef prefix = default;
+        int idAt = p + 1;
+        if (type == (byte)RecordType.DictionaryXmlnsAttribute)
+        {
+            // The prefix as ParseAttribute reads it: one byte of inline name, here a letter.
+            idAt = p + 3;
+            if (idAt >= data.Length || data[p + 1] != 1 || (uint)(data[p + 2] - 'a') >= 26) return -1;
+            prefix = NameRef.Inline(p + 2, 1);
+        }
+        else if (type != (byte)RecordType.ShortDictionaryXmlnsAttribute || idAt >= data.Length)
+        {
+            return -1;
+        }
+        int id = data[idAt];
+        if (id >= 0x80) return -1;
+        a.EmptyNamespace = Resolve(id, idAt).Value.Length == 0;
+        a.Prefix = prefix;
+        a.LocalName = default;
+        a.Namespace = NameRef.Dictionary(id, idAt);
+        a.PayloadStart = a.PayloadLength = 0;
+        a.ValueType = 0;
+        a.IsXmlns = true;
+        return idAt + 1;
     }
 
     /// <summary>Whether an attribute or namespace declaration record starts at <paramref name="p"/> (start tags go on while one does).</summary>
