@@ -1314,7 +1314,11 @@ public ref partial struct BinaryXmlReader
         return NameRef.Dictionary(id, p);
     }
 
-    /// <summary>Resolves a dictionary id: even ids in the static dictionary, odd ids in the session (MC-NBFSE 2.2).</summary>
+    /// <summary>
+    /// Resolves a dictionary id: even ids in the static dictionary, odd ids in the session (MC-NBFSE 2.2). Out of line:
+    /// its interface calls and failures would enlarge the start tag's scan, which inlines its callers.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly XmlDictionaryString Resolve(int id, int offset)
     {
         XmlDictionaryString? s = null;
