@@ -48,7 +48,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool _textClosesElement;       // the current text node's record is a …WithEndElement one
     private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
     private ValueLocation _valueLocation;
-    private Type _valueType = typeof(string);
+    // The current node's value type as the record it follows (RecordTypes.GetValueType), 0 for a string: a byte,
+    // where the Type itself would be stored with a write barrier at every text node.
+    private RecordType _valueTypeRecord;
     private XmlDictionaryString? _valueDictionary;
     private readonly List<Attr> _attributes = [];   // the current element's attribute nodes (see Attributes)
     private int _attributeCount;
@@ -294,7 +296,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // Entries past the deepest element of the last document are clear already.
         _openElements.AsSpan(0, Math.Min(_openElementsUsed, _openElements.Length)).Clear();
         _openElementsUsed = 0;
-        _valueType = typeof(string);
+        _valueTypeRecord = 0;
         _attributeCount = 0;
         _attributesOfElement = -1;
         _attributeIndex = -1;
@@ -426,7 +428,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <inheritdoc/>
-    public override Type ValueType => _valueAsked ? typeof(string) : _attributeIndex < 0 ? _valueType : _attributes[_attributeIndex].ValueType;
+    public override Type ValueType => _valueAsked ? typeof(string) : _attributeIndex < 0 ? NodeValueType : _attributes[_attributeIndex].ValueType;
+
+    /// <summary>The current node's value type (not an attribute's).</summary>
+    private Type NodeValueType => _valueTypeRecord == 0 ? typeof(string) : RecordTypes.GetValueType(_valueTypeRecord);
 
     /// <inheritdoc/>
     public override bool HasValue => NodeType is XmlNodeType.Attribute or XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace
@@ -670,7 +675,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (!more)
             {
                 _readState = ReadState.EndOfFile;
-                SetNode(XmlNodeType.None, 0, "", typeof(string));
+                SetNode(XmlNodeType.None, 0, "", 0);
             }
             return more;
         }
@@ -741,7 +746,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 // is string (IsAtomicType and IsBytes, from one lookup).
                 Type recordType = RecordTypes.GetValueType(valueType);
                 bool bytes = recordType == typeof(byte[]);
-                Type type = withEnd || bytes ? recordType : typeof(string);
+                RecordType type = withEnd || bytes ? valueType : 0;
                 // .NET's binary reader reports every text record as Text, whitespace included (even outside the root).
                 _textRecord = valueType;
                 if (withEnd && !bytes && recordType != typeof(string))
@@ -773,13 +778,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 int depth = r.CurrentDepth;
                 _textRecord = RecordType.StartListText;
                 _textClosesElement = false;
-                SetNode(XmlNodeType.Text, depth, ReadListItems(ref r, out int items), typeof(string));
+                SetNode(XmlNodeType.Text, depth, ReadListItems(ref r, out int items), 0);
                 // An empty list is empty text to .NET's reader, which MoveToContent passes over.
                 _listValueUnread = items > 0;
                 return true;
             }
             case BinaryXmlTokenType.Comment:
-                SetNode(XmlNodeType.Comment, r.CurrentDepth, r.GetString(), typeof(string));
+                SetNode(XmlNodeType.Comment, r.CurrentDepth, r.GetString(), 0);
                 return true;
             default:
                 return ReadNode(ref r, state);
@@ -791,7 +796,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// frame of <see cref="Read"/> holds no dictionary string the collector would track (and zero on every call).
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool TrySetDictionaryTextNode(ref BinaryXmlReader r, Type type)
+    private bool TrySetDictionaryTextNode(ref BinaryXmlReader r, RecordType type)
     {
         if (!r.TryGetDictionaryString(out XmlDictionaryString? d)) return false;
         SetNode(XmlNodeType.Text, r.CurrentDepth, d.Value, type);
@@ -1014,7 +1019,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 // reads convert the record, and Value formats it when asked for.
                 _textRecord = _arrayItem;
                 _textClosesElement = true;
-                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", RecordTypes.GetValueType(_arrayItem));
+                SetNode(XmlNodeType.Text, _arrayDepth + 1, "", _arrayItem);
                 _value = null;
                 _atomic = _arrayItem;
                 _valueLocation = new ValueLocation(BinaryXmlTokenType.Text, (byte)_arrayItem, _arrayItemsOffset + index * _arrayItemSize, _arrayItemSize);
@@ -1045,7 +1050,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _depth = depth;
         _nameDepth = depth;
         _value = "";
-        _valueType = typeof(string);
+        _valueTypeRecord = 0;
     }
 
     /// <summary>
@@ -1326,7 +1331,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>Moves to a node without names (text, comment, none).</summary>
-    private void SetNode(XmlNodeType type, int depth, string value, Type valueType)
+    private void SetNode(XmlNodeType type, int depth, string value, RecordType valueType)
     {
         _nodeSerial++;
         _listValueUnread = false;
@@ -1334,7 +1339,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _depth = depth;
         _nameDepth = -1;
         _value = value;
-        _valueType = valueType;
+        _valueTypeRecord = valueType;
     }
 
     /// <summary>Adds a name to the name table, counting its characters against MaxNameTableCharCount.</summary>
@@ -1996,7 +2001,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         ForgetKeptValue();
         _attributeCount = 0;
         _attributesOfElement = -1;
-        SetNode(XmlNodeType.None, depth, "", typeof(string));
+        SetNode(XmlNodeType.None, depth, "", 0);
         ReturnOwnedBuffer();
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
