@@ -568,6 +568,7 @@ public sealed class ReaderValidationTests
             }
         }
     }
+
     [Theory]
     // ShortDictionaryXmlnsAttribute: xmlns=dictionary string, one-byte and two-byte ids, static and session.
     [InlineData("default namespace", "0A 02", "40 01 61 01")]
