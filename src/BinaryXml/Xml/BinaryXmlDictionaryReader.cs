@@ -48,8 +48,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool _textClosesElement;       // the current text node's record is a …WithEndElement one
     private RecordType _textRecord;        // the current text node's record (even form; StartListText for a list)
     private ValueLocation _valueLocation;
-    // The current node's value type as the record it follows (RecordTypes.GetValueType), 0 for a string: a byte,
-    // where the Type itself would be stored with a write barrier at every text node.
+    // The current node's value type as the record it follows (RecordTypes.GetValueType; 0, no record, gives string):
+    // a byte, where the Type itself would be stored with a write barrier at every text node.
     private RecordType _valueTypeRecord;
     private XmlDictionaryString? _valueDictionary;
     private readonly List<Attr> _attributes = [];   // the current element's attribute nodes (see Attributes)
@@ -428,10 +428,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <inheritdoc/>
-    public override Type ValueType => _valueAsked ? typeof(string) : _attributeIndex < 0 ? NodeValueType : _attributes[_attributeIndex].ValueType;
-
-    /// <summary>The current node's value type (not an attribute's).</summary>
-    private Type NodeValueType => _valueTypeRecord == 0 ? typeof(string) : RecordTypes.GetValueType(_valueTypeRecord);
+    public override Type ValueType => _valueAsked ? typeof(string) : _attributeIndex < 0 ? RecordTypes.GetValueType(_valueTypeRecord) : _attributes[_attributeIndex].ValueType;
 
     /// <inheritdoc/>
     public override bool HasValue => NodeType is XmlNodeType.Attribute or XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace
