@@ -352,6 +352,46 @@ public sealed class ReaderValidationTests
     }
 
     [Fact]
+    public void Every_static_dictionary_string_reads_as_in_box()
+    {
+        // MC-NBFS's strings are looked up in line, by key in an array. Each of them, as an element's name, an
+        // attribute's name and a declared namespace, reads as in-box reads it: <r><k k="v" xmlns="k"/></r> and
+        // <r><a:k a:k="v" xmlns:a="k"/></r>, through the native and the drop-in reader. Keys from 64 take two-byte
+        // ids; the key past the table fails (above).
+        int read = 0;
+        for (int key = 0; key < NbfsDictionary.Count; key++)
+        {
+            int wire = key * 2;
+            byte[] id = wire < 0x80 ? [(byte)wire] : [(byte)(wire | 0x80), (byte)(wire >> 7)];
+            byte[] unprefixed = [0x40, 0x01, 0x72, 0x42, .. id, 0x06, .. id, 0x98, 0x01, 0x76, 0x0A, .. id, 0x01, 0x01];
+            byte[] prefixed = [0x40, 0x01, 0x72, 0x44, .. id, 0x0C, .. id, 0x98, 0x01, 0x76, 0x0B, 0x01, 0x61, .. id, 0x01, 0x01];
+            foreach (byte[] data in new[] { unprefixed, prefixed })
+            {
+                string inBox = NodesOrFails(() => NodeStream.FromInBox(data, NbfsDictionary.Instance), ours: false);
+                string what = $"key {key} ({NbfsDictionary.Instance.GetByWireId(wire).Value}), {(data == prefixed ? "prefixed" : "unprefixed")}";
+                Assert.True(inBox == NodesOrFails(() => NodeStream.FromNative(data, NbfsDictionary.Instance), ours: true), $"{what}: native reader");
+                Assert.True(inBox == NodesOrFails(() => NodeStream.FromAdapter(data, NbfsDictionary.Instance), ours: true), $"{what}: drop-in reader");
+                if (inBox != "fails") read++;
+            }
+        }
+        // Most strings make a valid name and namespace (the empty string, "xmlns" and the like do not).
+        Assert.InRange(read, 2 * NbfsDictionary.Count - 10, 2 * NbfsDictionary.Count);
+    }
+
+    /// <summary>The nodes a read returns, or "fails": ours must fail with a <see cref="BinaryXmlException"/> only.</summary>
+    private static string NodesOrFails(Func<List<string>> read, bool ours)
+    {
+        try
+        {
+            return string.Join(" | ", read());
+        }
+        catch (XmlException e) when (!ours || e is BinaryXmlException)
+        {
+            return "fails";
+        }
+    }
+
+    [Fact]
     public void Depth_beyond_MaxDepth_is_rejected_and_any_depth_reads_without_recursion()
     {
         byte[] nested(int depth) => [.. Enumerable.Repeat<byte[]>([0x40, 0x01, 0x61], depth).SelectMany(b => b), .. Enumerable.Repeat((byte)0x01, depth)];
@@ -612,22 +652,9 @@ public sealed class ReaderValidationTests
         for (int length = whole.Length; length > 0; length--)
         {
             byte[] data = whole[..length];
-            string inBox = Nodes(() => NodeStream.FromInBox(data, dictionary, session), ours: false);
-            Assert.True(inBox == Nodes(() => NodeStream.FromNative(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: native reader");
-            Assert.True(inBox == Nodes(() => NodeStream.FromAdapter(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: drop-in reader");
-        }
-
-        // The nodes, or "fails": ours fail with a BinaryXmlException only.
-        static string Nodes(Func<List<string>> read, bool ours)
-        {
-            try
-            {
-                return string.Join(" | ", read());
-            }
-            catch (XmlException e) when (!ours || e is BinaryXmlException)
-            {
-                return "fails";
-            }
+            string inBox = NodesOrFails(() => NodeStream.FromInBox(data, dictionary, session), ours: false);
+            Assert.True(inBox == NodesOrFails(() => NodeStream.FromNative(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: native reader");
+            Assert.True(inBox == NodesOrFails(() => NodeStream.FromAdapter(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: drop-in reader");
         }
     }
 

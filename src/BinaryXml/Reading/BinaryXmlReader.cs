@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Xml;
+using BinaryXml.Soap;
 
 namespace BinaryXml;
 
@@ -53,6 +54,7 @@ public ref partial struct BinaryXmlReader
         _data = data;
         _s = reuse is null ? ReaderState.Rent() : ReaderState.Recycle(reuse);
         _s._dictionary = dictionary;
+        _s._staticStrings = (dictionary as NbfsDictionary)?.Strings;
         _s._session = session;
         options ??= BinaryXmlReaderOptions.Default;
         _s._maxDepth = options.MaxDepth;
@@ -1315,11 +1317,25 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// Resolves a dictionary id: even ids in the static dictionary, odd ids in the session (MC-NBFSE 2.2). Out of line:
-    /// its interface calls and failures would enlarge the start tag's scan, which inlines its callers.
+    /// Resolves a dictionary id: even ids in the static dictionary, odd ids in the session (MC-NBFSE 2.2). MC-NBFS's
+    /// strings are an array (<see cref="ReaderState._staticStrings"/>), indexed here; any other dictionary, the
+    /// session and an unknown id go out of line.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly XmlDictionaryString Resolve(int id, int offset)
+    {
+        XmlDictionaryString[]? strings = _s._staticStrings;
+        if (strings is not null && (id & 1) == 0 && (uint)(id >> 1) < (uint)strings.Length) return strings[id >> 1];
+        return ResolveThroughDictionary(id, offset);
+    }
+
+    /// <summary>
+    /// <see cref="Resolve"/> through <see cref="IXmlDictionary.TryLookup(int, out XmlDictionaryString?)"/> and the
+    /// session. Out of line: its interface calls and failures would enlarge the start tag's scan, which inlines its
+    /// callers.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private readonly XmlDictionaryString Resolve(int id, int offset)
+    private readonly XmlDictionaryString ResolveThroughDictionary(int id, int offset)
     {
         XmlDictionaryString? s = null;
         if ((id & 1) == 0)

@@ -33,6 +33,7 @@ internal sealed class ReaderState
     private static ReaderState? t_cached;
 
     internal IXmlDictionary? _dictionary;
+    internal XmlDictionaryString[]? _staticStrings;   // the static dictionary's strings by key when it is MC-NBFS's: looked up in line
     internal XmlBinaryReaderSession? _session;
     internal int _maxDepth;
     internal int _maxStringContentLength;
@@ -136,6 +137,7 @@ internal sealed class ReaderState
     private void Clear()
     {
         _dictionary = null;
+        _staticStrings = null;
         _session = null;
         _maxDepth = _maxStringContentLength = _maxArrayLength = _maxBytesPerRead = 0;
         _requireBoundPrefixes = false;

@@ -33,6 +33,9 @@ public sealed partial class NbfsDictionary : IXmlDictionary
     /// <summary>The shared instance (immutable, safe to use from any thread).</summary>
     public static NbfsDictionary Instance { get; } = new();
 
+    /// <summary>The strings by key (<see cref="TryLookup(int, out XmlDictionaryString?)"/> indexes this array), for readers that index it in line.</summary>
+    internal XmlDictionaryString[] Strings => _strings;
+
     /// <summary>The string with wire id <paramref name="wireId"/> (an even number below 2 × <see cref="Count"/>).</summary>
     public XmlDictionaryString GetByWireId(int wireId)
     {
