@@ -532,6 +532,7 @@ public ref partial struct BinaryXmlReader
             a.Record = p;
             int end = ParseShortTextAttribute(data, p, s._maxStringContentLength, ref a);
             if (end < 0) end = ParseDictionaryDeclaration(data, p, ref a);
+            if (end < 0 && IsDictionaryAttribute(data[p])) end = ParseShortDictionaryAttribute(p, ref a);
             if (end < 0) end = ParseAttribute(p, ref a);
             if (a.IsXmlns)
             {
@@ -570,8 +571,46 @@ public ref partial struct BinaryXmlReader
         int nameAt = p + 2;
         if (nameAt >= data.Length) return -1;
         int nameLength = data[p + 1];
-        int valueRecord = nameAt + nameLength;
-        if (nameLength > 16 || valueRecord + 1 >= data.Length) return -1;
+        if (nameLength > 16) return -1;
+        a.Prefix = prefix;
+        a.LocalName = NameRef.Inline(nameAt, nameLength);
+        return ParseShortValue(data, nameAt + nameLength, maxStringContentLength, nameAt, nameLength, ref a);
+    }
+
+    /// <summary>
+    /// An attribute named by a dictionary string with a one-byte id, without prefix or with a letter prefix
+    /// (ShortDictionaryAttribute, PrefixDictionaryAttributeA–Z), as SOAP's <c>s:mustUnderstand="1"</c>, with a value
+    /// <see cref="ParseShortValue"/> takes: parsed as <see cref="ParseAttribute"/> would (the id resolved, an unknown
+    /// one failing the same way); -1 for any other, which <see cref="ParseAttribute"/> then parses. Out of line, with a
+    /// frame smaller than <see cref="ParseAttribute"/>'s: in line, the start tag's scan of inline names was slower.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly int ParseShortDictionaryAttribute(int p, ref AttributeRecord a)
+    {
+        ReadOnlySpan<byte> data = _data;
+        byte type = data[p];
+        int idAt = p + 1;
+        if (idAt >= data.Length || data[idAt] >= 0x80) return -1;
+        Resolve(data[idAt], idAt);
+        a.Prefix = type == (byte)RecordType.ShortDictionaryAttribute ? default : NameRef.Letter(type - (byte)RecordType.PrefixDictionaryAttributeA);
+        a.LocalName = NameRef.Dictionary(data[idAt], idAt);
+        return ParseShortValue(data, idAt + 1, _s._maxStringContentLength, idAt, 0, ref a);
+    }
+
+    /// <summary>Whether a record is ShortDictionaryAttribute or PrefixDictionaryAttributeA–Z.</summary>
+    private static bool IsDictionaryAttribute(byte type)
+        => type == (byte)RecordType.ShortDictionaryAttribute || (uint)(type - (byte)RecordType.PrefixDictionaryAttributeA) < 26;
+
+    /// <summary>
+    /// The value of an attribute parsed in line, its record at <paramref name="valueRecord"/>: of a fixed size or of
+    /// at most 16 ASCII bytes within the string quota in a Chars8Text record, with 16 bytes of input from its start;
+    /// the name's <paramref name="nameLength"/> bytes from <paramref name="nameAt"/> (before the value) are tested as
+    /// ASCII with it. Fills the rest of <paramref name="a"/>; returns the offset after the value, or -1.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int ParseShortValue(ReadOnlySpan<byte> data, int valueRecord, int maxStringContentLength, int nameAt, int nameLength, ref AttributeRecord a)
+    {
+        if (valueRecord + 1 >= data.Length) return -1;
         byte valueType = data[valueRecord];
         int valueAt, valueLength, asciiLength;
         if (valueType == (byte)RecordType.Chars8Text)
@@ -592,8 +631,6 @@ public ref partial struct BinaryXmlReader
         // 16 bytes from the value's start (and so from the name's) are within the input: each is tested as one vector.
         if (data.Length - valueAt < 16) return -1;
         if ((HighBits16(data, nameAt, nameLength) | HighBits16(data, valueAt, asciiLength)) != 0) return -1;
-        a.Prefix = prefix;
-        a.LocalName = NameRef.Inline(nameAt, nameLength);
         a.Namespace = default;
         a.IsXmlns = false;
         a.ValueType = valueType;
