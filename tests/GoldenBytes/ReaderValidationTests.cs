@@ -671,6 +671,7 @@ public sealed class ReaderValidationTests
     [InlineData("one name in two namespaces", "nbfs", "0B 01 73 04 0B 01 61 06 1E 00 82 0C 00 86")]
     [InlineData("one name in one namespace by two prefixes", "nbfs", "0B 01 73 04 0B 01 61 04 1E 00 82 0C 00 86")]
     [InlineData("a two-byte id", "nbfs", "06 80 01 82")]
+    [InlineData("a three-byte id, its second byte a value record's type", "nbfs", "06 80 82 01 82")]
     [InlineData("a one-byte id through another dictionary", "small", "06 00 82 06 02 98 01 31")]
     [InlineData("the empty string for a name", "small", "06 04 82")]
     [InlineData("an id the dictionary lacks", "small", "06 06 82")]
@@ -716,6 +717,26 @@ public sealed class ReaderValidationTests
             string inBox = NodesOrFails(() => NodeStream.FromInBox(data, dictionary, session), ours: false);
             Assert.True(inBox == NodesOrFails(() => NodeStream.FromNative(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: native reader");
             Assert.True(inBox == NodesOrFails(() => NodeStream.FromAdapter(data, dictionary, session), ours: true), $"{what}, {length} of {whole.Length} bytes: drop-in reader");
+            // A reader that asks for no name fails where in-box fails too: an unknown id fails at its record.
+            Assert.True(inBox == "fails" == PassOverFails(data, dictionary, session), $"{what}, {length} of {whole.Length} bytes: native reader passing over the tokens");
+        }
+
+        static bool PassOverFails(byte[] data, IXmlDictionary? dictionary, XmlBinaryReaderSession session)
+        {
+            var r = new BinaryXmlReader(data, dictionary, session, BinaryXmlReaderOptions.Trusted);
+            try
+            {
+                while (r.Read()) { }
+                return false;
+            }
+            catch (BinaryXmlException)
+            {
+                return true;
+            }
+            finally
+            {
+                r.Dispose();
+            }
         }
     }
 
