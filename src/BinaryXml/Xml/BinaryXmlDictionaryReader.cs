@@ -250,7 +250,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // As in .NET, string and array quotas apply to ReadContentAs* and array reads, not to reading Value; the
         // native reader enforces depth and the attribute bytes of a start tag.
         // The options are kept while the quotas they carry stay the same (no allocation per message).
-        if (_options is null || _options.MaxDepth != _quotas.MaxDepth || _options.MaxBytesPerRead != _quotas.MaxBytesPerRead)
+        if (_options is null || _options.MaxDepth != quotas.MaxDepth || _options.MaxBytesPerRead != quotas.MaxBytesPerRead)
         {
             _options = new BinaryXmlReaderOptions
             {
