@@ -1066,6 +1066,38 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void A_reused_reader_takes_the_depth_and_attribute_quotas_of_each_SetInput()
+    {
+        // Five levels, and a start tag with 41 bytes of attributes: each read under quotas that allow them, then under
+        // quotas that do not, then under the first again, by one reused reader of each kind. The native reader's
+        // options are kept while the quotas stay the same and made again when either changes.
+        byte[] deep = Doc(string.Concat(Enumerable.Repeat("StartElement(null, \"a\", null); ", 5)) + string.Concat(Enumerable.Repeat("EndElement(); ", 5)));
+        byte[] attributes = Doc("StartElement(null, \"a\", null); AttributeString(null, \"n\", null, \"v\"*36); EndElement()");
+        var roomy = new XmlDictionaryReaderQuotas { MaxDepth = 8, MaxBytesPerRead = 64 };
+        var shallow = new XmlDictionaryReaderQuotas { MaxDepth = 4, MaxBytesPerRead = 64 };
+        var narrow = new XmlDictionaryReaderQuotas { MaxDepth = 8, MaxBytesPerRead = 32 };
+        (byte[] Data, XmlDictionaryReaderQuotas Quotas, bool Reads)[] steps =
+        [
+            (deep, roomy, true), (deep, shallow, false), (deep, roomy, true),
+            (attributes, roomy, true), (attributes, narrow, false), (attributes, roomy, true),
+        ];
+        foreach (bool ours in new[] { false, true })
+        {
+            XmlDictionaryReader reader = ours
+                ? BinaryXmlDictionaryReader.Create(deep, 0, deep.Length, null, roomy)
+                : XmlDictionaryReader.CreateBinaryReader(deep, 0, deep.Length, null, roomy);
+            foreach ((byte[] data, XmlDictionaryReaderQuotas quotas, bool reads) in steps)
+            {
+                ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, null, quotas, null, null);
+                string what = $"{(ours ? "BinaryXml" : "in-box")}, {(data == deep ? "five levels" : "41 bytes of attributes")}, MaxDepth {quotas.MaxDepth}, MaxBytesPerRead {quotas.MaxBytesPerRead}";
+                Exception? failure = Record.Exception(() => { while (reader.Read()) { } });
+                Assert.True(reads == failure is null, $"{what}: {failure?.Message ?? "read"}");
+                if (ours && failure is not null) Assert.IsType<BinaryXmlException>(failure);
+            }
+        }
+    }
+
+    [Fact]
     public void A_reused_reader_keeps_its_name_table_within_a_bound_and_counts_the_quota_per_document()
     {
         // Counted from the 99 characters of the fixed names each document's count starts with (as .NET's table does).
