@@ -73,7 +73,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _arrayNodesRead;
     // The names of the open elements by depth: the current element's, and its EndElement's (atomized once).
     private ElementName[] _openElements = new ElementName[8];
-    private int _openElementsUsed;      // entries written since the last SetInput (the rest are clear)
 
     private static ElementName s_noName = new() { Prefix = "", LocalName = "", Namespace = "" };
 
@@ -85,14 +84,17 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// </summary>
     private struct ElementName
     {
-        public string? Prefix;          // null: the element's start tag was not read by this reader
+        public string? Prefix;
         public string? LocalName;
         public int LocalStart, LocalLength;
         public string? Namespace;
         public XmlDictionaryString? Local, Ns;
-        // Where the namespace is declared in this document (cleared with the entry by SetInput): the next element at
-        // this depth mostly has the same.
+        // Where the namespace is declared in this document: the next element at this depth mostly has the same.
         public NameRef NamespaceFrom;
+        // The document (_documentSerial) whose start tag last wrote the entry; another: no start tag at this depth was
+        // read by this reader in this document. Entries are kept from document to document, not cleared: their
+        // strings are mostly the same, so that no reference (and its write barrier) is stored again.
+        public int Document;
     }
 
     /// <summary>The current node's names: its element's for an element or end element, empty for other nodes.</summary>
@@ -293,9 +295,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _value = "";
         _atomic = 0;
         _nodeSerial++;
-        // Entries past the deepest element of the last document are clear already.
-        _openElements.AsSpan(0, Math.Min(_openElementsUsed, _openElements.Length)).Clear();
-        _openElementsUsed = 0;
+        // The open-element table is kept: an entry of an earlier document is told by its Document.
         _valueTypeRecord = 0;
         _attributeCount = 0;
         _attributesOfElement = -1;
@@ -730,7 +730,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             {
                 int depth = r.CurrentDepth;
                 // The start tag's names, unless it was not read by this reader.
-                if (depth >= _openElements.Length || _openElements[depth].Prefix is null) SetName(ref r, depth);
+                if (depth >= _openElements.Length || _openElements[depth].Document != _documentSerial) SetName(ref r, depth);
                 SetElementNode(XmlNodeType.EndElement, depth);
                 return true;
             }
@@ -1058,9 +1058,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
         ref ElementName names = ref _openElements[depth];
-        if (depth >= _openElementsUsed) _openElementsUsed = depth + 1;
-        // Elements at one depth mostly repeat their prefix and namespace: a reference is stored only when it changes
-        // (a store of a reference into the heap costs a write barrier call, a compare does not).
+        // Elements at one depth mostly repeat their prefix and namespace, and documents their names: a reference is
+        // stored only when it changes (a store of a reference into the heap costs a write barrier call, a compare
+        // does not). Where the namespace is declared is of this document only.
+        bool written = names.Document == _documentSerial;
+        names.Document = _documentSerial;
         ref ElementScope tag = ref r.TagScope;
         SetIfChanged(ref names.Prefix, AtomizePrefix(ref r, tag.Prefix));
         // Most names are inline (atomized when asked for) and most elements have no namespace: set here; dictionary
@@ -1084,7 +1086,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             SetIfChanged(ref names.Ns, null);
             names.NamespaceFrom = default;
         }
-        else if (!ns.IsSameAs(names.NamespaceFrom))
+        else if (!written || !ns.IsSameAs(names.NamespaceFrom))
         {
             SetNamespace(ref r, ns, ref names.Namespace, ref names.NamespaceFrom, ref names.Ns);
         }
@@ -1315,7 +1317,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private const int NamespaceAtoms = 8;
     private readonly NamespaceAtom[] _namespaceAtoms = new NamespaceAtom[NamespaceAtoms];
-    private int _documentSerial;        // counts SetInput calls: the document a namespace atom belongs to
+    private int _documentSerial;        // counts SetInput calls: the document a namespace atom or an open element's entry belongs to
 
     /// <summary>An atomized namespace and where it was in the current document.</summary>
     private struct NamespaceAtom
