@@ -1143,6 +1143,25 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void A_reused_reader_takes_each_documents_namespaces_where_the_last_declared_others()
+    {
+        // <a xmlns=NS><b/><c/></a>, the namespace inline or an MC-NBFS string, then a child bound to the same
+        // declaration, as documents of one shape declare other namespaces at the same offsets. The reader keeps its
+        // open-element table from document to document, and where an element's namespace is declared for the next
+        // element at its depth: within a document only. Each document, read by one reused reader, reads as in-box.
+        static byte[] Inline(string ns) => [0x40, 0x01, 0x61, 0x08, (byte)ns.Length, .. System.Text.Encoding.UTF8.GetBytes(ns), 0x40, 0x01, 0x62, 0x01, 0x40, 0x01, 0x63, 0x01, 0x01];
+        static byte[] Dictionary(byte id) => [0x40, 0x01, 0x61, 0x0A, id, 0x40, 0x01, 0x62, 0x01, 0x40, 0x01, 0x63, 0x01, 0x01];
+        byte[][] documents = [Inline("urn:one"), Inline("urn:two"), Dictionary(0x04), Dictionary(0x06), Inline("urn:two"), Inline("urn:one"), Dictionary(0x06)];
+        BinaryXmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(documents[0], 0, documents[0].Length, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
+        for (int i = 0; i < documents.Length; i++)
+        {
+            byte[] data = documents[i];
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max, null, null);
+            Assert.Equal(NodeStream.FromInBox(data, NbfsDictionary.Instance), NodeStream.FromXmlReader(reader));
+        }
+    }
+
+    [Fact]
     public void A_reused_reader_names_dictionary_strings_from_each_documents_dictionary_and_session()
     {
         // The same ids in two static dictionaries (and in a session changed between documents) name different
