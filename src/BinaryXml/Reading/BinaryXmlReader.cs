@@ -578,23 +578,21 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// An attribute named by a dictionary string with a one-byte id, without prefix or with a letter prefix
-    /// (ShortDictionaryAttribute, PrefixDictionaryAttributeA–Z), as SOAP's <c>s:mustUnderstand="1"</c>, with a value
-    /// <see cref="ParseShortValue"/> takes: parsed as <see cref="ParseAttribute"/> would (the id resolved, an unknown
-    /// one failing the same way); -1 for any other, which <see cref="ParseAttribute"/> then parses. Out of line, with a
-    /// frame smaller than <see cref="ParseAttribute"/>'s: in line, the start tag's scan of inline names was slower.
+    /// An attribute named by a dictionary string, without prefix or with a letter prefix (ShortDictionaryAttribute,
+    /// PrefixDictionaryAttributeA–Z), as SOAP's <c>s:mustUnderstand="1"</c>, with a value <see cref="ParseShortValue"/>
+    /// takes: its name read as <see cref="ParseAttribute"/> reads it (an unknown or malformed id fails the same way);
+    /// -1 for any other value, which <see cref="ParseAttribute"/> then parses. Out of line, with a frame smaller than
+    /// <see cref="ParseAttribute"/>'s: in line, the start tag's scan of inline names was slower.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly int ParseShortDictionaryAttribute(int p, ref AttributeRecord a)
     {
-        ReadOnlySpan<byte> data = _data;
-        byte type = data[p];
-        int idAt = p + 1;
-        if (idAt >= data.Length || data[idAt] >= 0x80) return -1;
-        Resolve(data[idAt], idAt);
+        byte type = _data[p];
+        (NameRef local, int valueRecord) = ReadDictionaryName(p + 1);
         a.Prefix = type == (byte)RecordType.ShortDictionaryAttribute ? default : NameRef.Letter(type - (byte)RecordType.PrefixDictionaryAttributeA);
-        a.LocalName = NameRef.Dictionary(data[idAt], idAt);
-        return ParseShortValue(data, idAt + 1, _s._maxStringContentLength, idAt, 0, ref a);
+        a.LocalName = local;
+        // The name's bytes are not text: none of them is tested (a length of 0 from the value's record).
+        return ParseShortValue(_data, valueRecord, _s._maxStringContentLength, valueRecord, 0, ref a);
     }
 
     /// <summary>Whether a record is ShortDictionaryAttribute or PrefixDictionaryAttributeA–Z.</summary>
