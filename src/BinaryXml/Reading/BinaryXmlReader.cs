@@ -1126,6 +1126,29 @@ public ref partial struct BinaryXmlReader
         return true;
     }
 
+    /// <summary>
+    /// When the reader is still on the start tag at <paramref name="elementStart"/> with its attributes passed over
+    /// (<see cref="PassAttributes"/>) and every one of them is a namespace declaration: their records, as the start
+    /// tag's scan parsed and checked them (in <see cref="AttributeRecord.Prefix"/> and
+    /// <see cref="AttributeRecord.Namespace"/> what each declaration's token reports), so that a caller builds their
+    /// nodes without reading their tokens; otherwise false. Nothing changes either way.
+    /// </summary>
+    internal readonly bool TryGetPassedDeclarations(int elementStart, out ReadOnlySpan<AttributeRecord> declarations)
+    {
+        ReaderState s = _s;
+        declarations = default;
+        if (s._tokenType != BinaryXmlTokenType.StartElement || s._tokenStart != elementStart || s._phase != ReaderPhase.Attributes
+            || s._attrIndex != s._attrCount || s._arrayCount != 0 || s._pending != PendingStep.None)
+            return false;
+        ReadOnlySpan<AttributeRecord> records = s._attributes.AsSpan(0, s._attrCount);
+        foreach (ref readonly AttributeRecord a in records)
+        {
+            if (!a.IsXmlns) return false;
+        }
+        declarations = records;
+        return true;
+    }
+
     /// <summary>Whether an attribute of the current start tag has the prefix "xml" (its xml:lang or xml:space scope begins there).</summary>
     internal readonly bool StartTagHasXmlPrefixedAttribute()
     {

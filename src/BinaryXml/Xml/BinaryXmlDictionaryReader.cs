@@ -875,6 +875,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         var r = NativeReader;
         int count = _attributeCount;
+        // A start tag of namespace declarations only (a serializer's xmlns:i, xmlns:b): their nodes built from the
+        // records the start tag's scan kept, without reading their tokens again.
+        if (r.TryGetPassedDeclarations(_attributesOfElement, out ReadOnlySpan<AttributeRecord> declarations))
+        {
+            _attributesOfElement = -1;
+            _attributeCount = 0;
+            foreach (ref readonly AttributeRecord d in declarations) SetDeclaration(ref r, NextAttribute(), d.Prefix, d.Namespace);
+            System.Diagnostics.Debug.Assert(_attributeCount == count);
+            return;
+        }
         // Only a read that failed moves the native reader on and leaves this reader on the element: the reader stays
         // failed (see Read), and so do the attributes it had not read.
         if (!r.TryRewindAttributes(_attributesOfElement))
@@ -895,20 +905,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             r.Read();
             Attr a = NextAttribute();
-            a.ListItems = null;
             if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
             {
-                bool isDefault = r.PrefixRef.Kind == NameKind.None;
-                SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
-                SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r));
-                SetIfChanged(ref a.Namespace, XmlnsNamespace);
-                // An inline namespace is decoded when the value is asked for (AttributeValue).
-                SetNamespace(ref r, r.NamespaceValueRef, ref a.Value, ref a.DeclaredFrom, ref a.ValueDictionary);
-                SetIfChanged(ref a.ValueType, typeof(string));
-                a.LocalDictionary = a.NamespaceDictionary = null;
-                a.Atomic = 0;
+                SetDeclaration(ref r, a, r.PrefixRef, r.NamespaceValueRef);
                 continue;
             }
+            a.ListItems = null;
             SetLocalName(ref r, out string? localName, out XmlDictionaryString? localDictionary, out a.LocalStart, out a.LocalLength);
             SetIfChanged(ref a.LocalName, localName);
             SetIfChanged(ref a.LocalDictionary, localDictionary);
@@ -964,6 +966,24 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             SetIfChanged(ref a.ValueDictionary, valueDictionary);
             if (prefix == "xml") TrackXmlAttribute(a, depth);
         }
+    }
+
+    /// <summary>
+    /// Makes <paramref name="a"/> the node of a namespace declaration of <paramref name="prefix"/> (none: the default
+    /// namespace) declaring the namespace at <paramref name="declared"/>.
+    /// </summary>
+    private void SetDeclaration(ref BinaryXmlReader r, Attr a, NameRef prefix, NameRef declared)
+    {
+        bool isDefault = prefix.Kind == NameKind.None;
+        SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
+        SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r, prefix));
+        SetIfChanged(ref a.Namespace, XmlnsNamespace);
+        // An inline namespace is decoded when the value is asked for (AttributeValue).
+        SetNamespace(ref r, declared, ref a.Value, ref a.DeclaredFrom, ref a.ValueDictionary);
+        SetIfChanged(ref a.ValueType, typeof(string));
+        a.LocalDictionary = a.NamespaceDictionary = null;
+        a.Atomic = 0;
+        a.ListItems = null;
     }
 
     /// <summary>Starts presenting an Array record's items as repeated elements.</summary>
