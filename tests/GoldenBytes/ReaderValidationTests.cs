@@ -652,6 +652,60 @@ public sealed class ReaderValidationTests
     }
 
     [Theory]
+    // ShortXmlnsAttribute: xmlns=inline namespace; up to 64 ASCII bytes with a one-byte length in line, others not.
+    [InlineData("default namespace", "08 {ns:5}", "40 01 61 01")]
+    [InlineData("default namespace, the empty string", "08 00", "40 01 61 01")]
+    [InlineData("default namespace of 16 bytes", "08 {ns:16}", "40 01 61 01")]
+    [InlineData("default namespace of 17 bytes", "08 {ns:17}", "40 01 61 01")]
+    [InlineData("default namespace of 64 bytes", "08 {ns:64}", "40 01 61 01")]
+    [InlineData("default namespace of 65 bytes", "08 {ns:65}", "40 01 61 01")]
+    [InlineData("default namespace of 128 bytes, a two-byte length", "08 {ns:128}", "40 01 61 01")]
+    [InlineData("default namespace outside ASCII", "08 06 75 72 6E 3A C3 A9", "40 01 61 01")]
+    [InlineData("default namespace not UTF-8", "08 05 75 72 6E 3A FF", "40 01 61 01")]
+    [InlineData("default namespace declared twice", "08 {ns:5} 08 {ns:6}", "40 01 61 01")]
+    [InlineData("default namespace, the xmlns namespace", "08 {xmlns}", "40 01 61 01")]
+    // XmlnsAttribute: xmlns:PREFIX=inline namespace; one letter a–z in line, other prefixes not.
+    [InlineData("letter prefix", "09 01 62 {ns:44}", "5F 01 61 01")]
+    [InlineData("letter prefix, the empty string", "09 01 62 00", "5F 01 61 01")]
+    [InlineData("letter prefix of 64 bytes", "09 01 62 {ns:64}", "5F 01 61 01")]
+    [InlineData("letter prefix of 65 bytes", "09 01 62 {ns:65}", "5F 01 61 01")]
+    [InlineData("letter prefix outside ASCII", "09 01 62 06 75 72 6E 3A C3 A9", "5F 01 61 01")]
+    [InlineData("letter prefix, unbound where used", "09 01 62 {ns:5}", "60 01 61 01")]
+    [InlineData("the letters a and z", "09 01 61 {ns:5} 09 01 7A {ns:6}", "5E 01 61 01 77 01 61 01")]
+    [InlineData("a letter declared twice", "09 01 62 {ns:5} 09 01 62 {ns:6}", "5F 01 61 01")]
+    [InlineData("a letter declared twice, once by a dictionary string", "09 01 62 {ns:5} 0B 01 62 02", "5F 01 61 01")]
+    [InlineData("a letter and the default namespace", "08 {ns:5} 09 01 62 {ns:6}", "5F 01 61 01 40 01 61 01")]
+    [InlineData("a letter, the xmlns namespace", "09 01 62 {xmlns}", "5F 01 61 01")]
+    [InlineData("a letter, the xml namespace", "09 01 62 {xml}", "5F 01 61 01")]
+    [InlineData("the prefix 'x' and the xml namespace", "09 01 78 {xml}", "40 01 61 01")]
+    [InlineData("the prefix 'xml' and the xml namespace", "09 03 78 6D 6C {xml}", "40 01 61 01")]
+    [InlineData("the prefix 'xmlns'", "09 05 78 6D 6C 6E 73 {ns:5}", "40 01 61 01")]
+    [InlineData("upper-case prefix", "09 01 42 {ns:5}", "41 01 42 01 61 01")]
+    [InlineData("prefix of two letters", "09 02 70 71 {ns:5}", "41 02 70 71 01 61 01")]
+    [InlineData("empty prefix", "09 00 {ns:5}", "40 01 61 01")]
+    [InlineData("prefix not UTF-8", "09 01 FF {ns:5}", "40 01 61 01")]
+    [InlineData("the input ending in the prefix", "09 01", "")]
+    [InlineData("the input ending after the prefix", "09 01 62", "")]
+    [InlineData("the input ending in the namespace", "09 01 62 05 75 72", "")]
+    public void Namespace_declarations_of_inline_strings_read_as_in_box(string what, string declarations, string content)
+    {
+        // <r DECLARATIONS>CONTENT</r>: declarations of an inline namespace of at most 64 ASCII bytes for no prefix or
+        // a letter are parsed in line with the start tag; the rest take the general path. Each is read as in-box
+        // reads it, the whole input and every truncation of it: the same nodes and namespaces, or a failure.
+        string hex = System.Text.RegularExpressions.Regex.Replace(declarations, @"\{ns:(\d+)\}", m => Inline("urn:" + new string('n', int.Parse(m.Groups[1].Value) - 4)))
+            .Replace("{xmlns}", Inline("http://www.w3.org/2000/xmlns/"))
+            .Replace("{xml}", Inline("http://www.w3.org/XML/1998/namespace"));
+        ReadsAsInBoxWholeAndCut(what, Hex.Parse($"40 01 72 {hex} {content} 01".Replace("  ", " ")), null, new XmlBinaryReaderSession());
+
+        static string Inline(string value)
+        {
+            byte[] utf8 = System.Text.Encoding.UTF8.GetBytes(value);
+            byte[] length = utf8.Length < 0x80 ? [(byte)utf8.Length] : [(byte)(utf8.Length | 0x80), (byte)(utf8.Length >> 7)];
+            return Convert.ToHexString([.. length, .. utf8]);
+        }
+    }
+
+    [Theory]
     [InlineData("no prefix, OneText", "nbfs", "06 00 82")]
     [InlineData("no prefix, one character", "nbfs", "06 00 98 01 31")]
     [InlineData("no prefix, 16 characters", "nbfs", "06 00 98 10 61 62 63 64 65 66 67 68 69 6A 6B 6C 6D 6E 6F 70")]

@@ -533,6 +533,7 @@ public ref partial struct BinaryXmlReader
             int end = ParseShortTextAttribute(data, p, s._maxStringContentLength, ref a);
             if (end < 0) end = ParseDictionaryDeclaration(data, p, ref a);
             if (end < 0 && IsDictionaryAttribute(data[p])) end = ParseShortDictionaryAttribute(p, ref a);
+            if (end < 0 && IsInlineDeclaration(data[p])) end = ParseShortInlineDeclaration(data, p, ref a);
             if (end < 0) end = ParseAttribute(p, ref a);
             if (a.IsXmlns)
             {
@@ -594,6 +595,45 @@ public ref partial struct BinaryXmlReader
         // The name's bytes are not text: none of them is tested (a length of 0 from the value's record).
         return ParseShortValue(_data, valueRecord, _s._maxStringContentLength, valueRecord, 0, ref a);
     }
+
+    /// <summary>
+    /// A namespace declaration of an inline namespace of at most 64 ASCII bytes with a one-byte length, for no prefix
+    /// (ShortXmlnsAttribute) or for a one-letter prefix a–z (XmlnsAttribute), as a serializer declares its own
+    /// namespaces (<c>xmlns:b="http://schemas.datacontract.org/…"</c>): parsed into <paramref name="a"/> as
+    /// <see cref="ParseAttribute"/> would, without its general frame; -1 for any other, which it then parses. Out of
+    /// line, as <see cref="ParseShortDictionaryAttribute"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int ParseShortInlineDeclaration(ReadOnlySpan<byte> data, int p, ref AttributeRecord a)
+    {
+        NameRef prefix = default;
+        int lengthAt = p + 1;
+        if (data[p] == (byte)RecordType.XmlnsAttribute)
+        {
+            // The prefix as ParseAttribute reads it: one byte of inline name, here a letter.
+            lengthAt = p + 3;
+            if (lengthAt >= data.Length || data[p + 1] != 1 || (uint)(data[p + 2] - 'a') >= 26) return -1;
+            prefix = NameRef.Inline(p + 2, 1);
+        }
+        else if (lengthAt >= data.Length)
+        {
+            return -1;
+        }
+        int length = data[lengthAt];
+        if (length > 64 || !IsShortAscii(data, lengthAt + 1, length)) return -1;
+        a.Prefix = prefix;
+        a.LocalName = default;
+        a.Namespace = NameRef.Inline(lengthAt + 1, length);
+        a.EmptyNamespace = length == 0;
+        a.PayloadStart = a.PayloadLength = 0;
+        a.ValueType = 0;
+        a.IsXmlns = true;
+        return lengthAt + 1 + length;
+    }
+
+    /// <summary>Whether a record is ShortXmlnsAttribute or XmlnsAttribute.</summary>
+    private static bool IsInlineDeclaration(byte type)
+        => type is (byte)RecordType.ShortXmlnsAttribute or (byte)RecordType.XmlnsAttribute;
 
     /// <summary>Whether a record is ShortDictionaryAttribute or PrefixDictionaryAttributeA–Z.</summary>
     private static bool IsDictionaryAttribute(byte type)
