@@ -51,7 +51,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private static bool IsXmlns(Attr a) => a.Namespace == XmlnsNamespace && (a.Prefix == "xmlns" || a.LocalName == "xmlns");
 
-    private static string XmlnsPrefix(Attr a) => a.Prefix.Length == 0 ? "" : a.LocalName!;
+    private string XmlnsPrefix(Attr a) => a.Prefix.Length == 0 ? "" : AttrLocalName(a);
 
     /// <summary>Replays the current node into the canonicalizer, before the reader moves past it.</summary>
     private void CanonicalizeNode()

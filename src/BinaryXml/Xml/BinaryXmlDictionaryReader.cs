@@ -976,7 +976,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         bool isDefault = prefix.Kind == NameKind.None;
         SetIfChanged(ref a.Prefix, isDefault ? "" : "xmlns");
-        SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r, prefix));
+        if (!isDefault && prefix.Kind == NameKind.Inline)
+        {
+            // The declared prefix, inline bytes, is the node's local name: atomized when first asked for, as an
+            // attribute's inline name is (AttrLocalName). A serializer asks only for the namespace of most.
+            a.LocalName = null;
+            a.LocalStart = prefix.Offset;
+            a.LocalLength = prefix.Length;
+        }
+        else
+        {
+            SetIfChanged(ref a.LocalName, isDefault ? "xmlns" : AtomizePrefix(ref r, prefix));
+        }
         SetIfChanged(ref a.Namespace, XmlnsNamespace);
         // An inline namespace is decoded when the value is asked for (AttributeValue).
         SetNamespace(ref r, declared, ref a.Value, ref a.DeclaredFrom, ref a.ValueDictionary);
