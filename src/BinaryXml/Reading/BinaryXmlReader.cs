@@ -610,10 +610,8 @@ public ref partial struct BinaryXmlReader
         int lengthAt = p + 1;
         if (data[p] == (byte)RecordType.XmlnsAttribute)
         {
-            // The prefix as ParseAttribute reads it: one byte of inline name, here a letter.
-            lengthAt = p + 3;
-            if (lengthAt >= data.Length || data[p + 1] != 1 || (uint)(data[p + 2] - 'a') >= 26) return -1;
-            prefix = NameRef.Inline(p + 2, 1);
+            lengthAt = ReadLetterPrefix(data, p, out prefix);
+            if (lengthAt < 0) return -1;
         }
         else if (lengthAt >= data.Length)
         {
@@ -621,14 +619,37 @@ public ref partial struct BinaryXmlReader
         }
         int length = data[lengthAt];
         if (length > 64 || !IsShortAscii(data, lengthAt + 1, length)) return -1;
+        return FillDeclaration(ref a, prefix, NameRef.Inline(lengthAt + 1, length), length == 0, lengthAt + 1 + length);
+    }
+
+    /// <summary>
+    /// The prefix of a declaration record at <paramref name="p"/> that has one (XmlnsAttribute,
+    /// DictionaryXmlnsAttribute), as the in-line declaration parses take it: one byte of inline name, here a letter a–z
+    /// (as <see cref="ParseAttribute"/> reads it, an inline string). Returns the offset of the namespace after it, or
+    /// -1 for any other prefix or where the input ends before the namespace.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int ReadLetterPrefix(ReadOnlySpan<byte> data, int p, out NameRef prefix)
+    {
+        prefix = NameRef.Inline(p + 2, 1);
+        return p + 3 < data.Length && data[p + 1] == 1 && (uint)(data[p + 2] - 'a') < 26 ? p + 3 : -1;
+    }
+
+    /// <summary>
+    /// Fills <paramref name="a"/> as a namespace declaration parsed in line (as <see cref="ParseAttribute"/> would
+    /// fill it) and returns <paramref name="next"/>, the offset after the record.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int FillDeclaration(ref AttributeRecord a, NameRef prefix, NameRef ns, bool emptyNamespace, int next)
+    {
         a.Prefix = prefix;
         a.LocalName = default;
-        a.Namespace = NameRef.Inline(lengthAt + 1, length);
-        a.EmptyNamespace = length == 0;
+        a.Namespace = ns;
+        a.EmptyNamespace = emptyNamespace;
         a.PayloadStart = a.PayloadLength = 0;
         a.ValueType = 0;
         a.IsXmlns = true;
-        return lengthAt + 1 + length;
+        return next;
     }
 
     /// <summary>Whether a record is ShortXmlnsAttribute or XmlnsAttribute.</summary>
@@ -692,10 +713,8 @@ public ref partial struct BinaryXmlReader
         int idAt = p + 1;
         if (type == (byte)RecordType.DictionaryXmlnsAttribute)
         {
-            // The prefix as ParseAttribute reads it: one byte of inline name, here a letter.
-            idAt = p + 3;
-            if (idAt >= data.Length || data[p + 1] != 1 || (uint)(data[p + 2] - 'a') >= 26) return -1;
-            prefix = NameRef.Inline(p + 2, 1);
+            idAt = ReadLetterPrefix(data, p, out prefix);
+            if (idAt < 0) return -1;
         }
         else if (type != (byte)RecordType.ShortDictionaryXmlnsAttribute || idAt >= data.Length)
         {
@@ -703,14 +722,7 @@ public ref partial struct BinaryXmlReader
         }
         int id = data[idAt];
         if (id >= 0x80) return -1;
-        a.EmptyNamespace = Resolve(id, idAt).Value.Length == 0;
-        a.Prefix = prefix;
-        a.LocalName = default;
-        a.Namespace = NameRef.Dictionary(id, idAt);
-        a.PayloadStart = a.PayloadLength = 0;
-        a.ValueType = 0;
-        a.IsXmlns = true;
-        return idAt + 1;
+        return FillDeclaration(ref a, prefix, NameRef.Dictionary(id, idAt), Resolve(id, idAt).Value.Length == 0, idAt + 1);
     }
 
     /// <summary>Whether an attribute or namespace declaration record starts at <paramref name="p"/> (start tags go on while one does).</summary>
