@@ -6,7 +6,7 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// What a writer reuses from one document to the next (namespace scopes, per-depth prefix counters, the
-    /// attribute capture, small buffers). A closed writer gives it to the next writer created on its thread, so that
+    /// attribute capture, the session keys found, small buffers). A closed writer gives it to the next writer created on its thread, so that
     /// a writer per message allocates little more than itself; a writer that is never closed simply keeps it.
     /// </summary>
     private sealed class Scratch
@@ -22,6 +22,7 @@ public sealed partial class BinaryXmlWriter
         public readonly byte[] UniqueIdBytes = new byte[16];
         public AttributeCapture Capture;
         public string LastResolvedPrefix = string.Empty;
+        public SessionKeyCache SessionKeys;
 
         public static Scratch Rent()
         {
@@ -39,7 +40,7 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>Takes this thread's spare scratch (or a new one) for a new or re-opened writer.</summary>
-    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_nsMgr))]
+    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_nsMgr), nameof(_scratch))]
     private void TakeScratch()
     {
         Scratch scratch = Scratch.Rent();

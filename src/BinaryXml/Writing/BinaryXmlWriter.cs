@@ -133,6 +133,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
         if (_scratch is null) TakeScratch();
         if (!ReferenceEquals(_dictionary, dictionary)) _dictionary = dictionary;
         if (!ReferenceEquals(_session, session)) _session = session;
+        // Another document: the session may have been reset, or used by another writer, since the last.
+        _scratch.SessionKeys.Forget();
         ForgetMemory();
         _pending = 0;
         _committed = 0;
@@ -646,7 +648,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
             key = t.Key * 2;
             return true;
         }
-        if (_session is not null && (WriterSessionAccess.TryLookup(_session, s, out int sessionKey) || TryAddToSession(_session, s, out sessionKey)))
+        if (_session is not null && TryGetSessionKey(_session, s, out int sessionKey))
         {
             key = sessionKey * 2 + 1;
             return true;
@@ -655,7 +657,31 @@ public sealed partial class BinaryXmlWriter : IDisposable
         return false;
     }
 
+    /// <summary>
+    /// A string's key in the session, as .NET's writer finds it: the session's lookup (its key kept for the rest of
+    /// the document, <see cref="SessionKeyCache"/>), else an add.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private bool TryGetSessionKey(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
+    {
+        ref SessionKeyCache kept = ref _scratch!.SessionKeys;
+        int count = WriterSessionAccess.NextKey(session);
+        if (kept.TryGet(s, count, out key)) return true;
+        kept.See(count);
+        if (WriterSessionAccess.TryLookup(session, s, out key))
+        {
+            if (kept.ShouldKeep()) kept.Keep(s, key);
+            return true;
+        }
+        return TryAddToSession(session, s, out key);
+    }
+
     // A string's first use in a session: out of line, so that a caller's loop that inlines TryGetKey keeps its budget.
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private static bool TryAddToSession(XmlBinaryWriterSession session, XmlDictionaryString s, out int key) => session.TryAdd(s, out key);
+    private bool TryAddToSession(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
+    {
+        if (!session.TryAdd(s, out key)) return false;
+        _scratch!.SessionKeys.Added(WriterSessionAccess.NextKey(session));
+        return true;
+    }
 }

@@ -1,0 +1,130 @@
+using System.Runtime.CompilerServices;
+using System.Xml;
+
+namespace BinaryXml;
+
+/// <summary>
+/// The session keys a writer has found for dictionary strings in the document it is writing, so that a string used
+/// again takes its key from here instead of the session's lookups (its map of dictionaries, then that dictionary's
+/// key array, each lookup stamping its entry as recently used).
+/// </summary>
+/// <remarks>
+/// <para>
+/// The key a session has for a dictionary string never changes until the session is reset: an add gives a new string
+/// a new key and leaves the others alone. What is kept here is therefore what the session's internal
+/// <c>TryLookup</c> would answer again, as long as nothing but this writer has used the session since:
+/// </para>
+/// <list type="bullet">
+/// <item>entries are of one document: the writer's reset starts another (a writer reused per message, or another
+/// writer sharing the session, may have found the session reset in between);</item>
+/// <item>entries are of one count of the session's keys, seen at every lookup: when it is not the count they were kept
+/// at (a reset, or another's add), they are dropped and kept again as they are found; this writer's own add moves the
+/// count on with it. A reset followed by exactly as many adds, all between two of this writer's lookups in one
+/// document, is the one change not seen: two writers interleaving their documents on one session write nothing a
+/// reader session could follow.</item>
+/// </list>
+/// <para>
+/// Only keys <c>TryLookup</c> found are kept. A string's first use goes to <see cref="XmlBinaryWriterSession.TryAdd"/>,
+/// which a session of the caller's may override and answer differently each time; .NET's writer asks it until
+/// <c>TryLookup</c> finds the string, and so does this one.
+/// </para>
+/// <para>
+/// Keeping a key costs about what a lookup does, and a document of one small object asks for each string once: keys
+/// are kept only from a document's seventeenth lookup on.
+/// </para>
+/// </remarks>
+internal struct SessionKeyCache
+{
+    // Direct-mapped by the string's key in its dictionary: a dictionary's keys are consecutive from 0.
+    private const int Size = 256;
+
+    // A document that asks the session for few strings loses more in keeping them than it gains: most are asked for
+    // once (a message of one small object). Keys are kept from the lookup after this many in the document.
+    private const int LookupsNotKept = 16;
+
+    private Entry[]? _entries;
+    private int _document;          // the entries' stamp: Forget moves it on
+    private int _sessionKeyCount;   // the session's count of keys the entries were kept at
+    private int _lookups;           // session lookups since the entries were last dropped
+
+    private struct Entry
+    {
+        public XmlDictionaryString? String;
+        public int Key;
+        public int Document;
+    }
+
+    /// <summary>Drops every entry: a new document, or a session changed since they were kept.</summary>
+    public void Forget()
+    {
+        // After 2^32 documents, entries stamped with this number long ago would be taken as current.
+        if (++_document == 0 && _entries is not null) Array.Clear(_entries);
+        _lookups = 0;
+    }
+
+    /// <summary>
+    /// The key kept for <paramref name="s"/> earlier in the document, if the session's count of keys
+    /// (<paramref name="count"/>, read by the caller) is still the one it was kept at.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly bool TryGet(XmlDictionaryString s, int count, out int key)
+    {
+        Entry[]? entries = _entries;
+        if (count == _sessionKeyCount && entries is not null)
+        {
+            ref Entry entry = ref entries[s.Key & (Size - 1)];
+            if (ReferenceEquals(entry.String, s) && entry.Document == _document)
+            {
+                key = entry.Key;
+                return true;
+            }
+        }
+        key = 0;
+        return false;
+    }
+
+    /// <summary>
+    /// Sees the session's count of keys before a lookup that <see cref="TryGet"/> did not answer: a count other than
+    /// the one the entries were kept at (a reset, or another's add) drops them.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void See(int count)
+    {
+        if (count != _sessionKeyCount) CountChanged(count);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void CountChanged(int count)
+    {
+        Forget();
+        _sessionKeyCount = count;
+    }
+
+    /// <summary>Whether the key the session's lookup just found is to be kept (<see cref="LookupsNotKept"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool ShouldKeep() => ++_lookups > LookupsNotKept;
+
+    /// <summary>Keeps the key the session's <c>TryLookup</c> found for <paramref name="s"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public void Keep(XmlDictionaryString s, int key)
+    {
+        Entry[] entries = _entries ??= new Entry[Size];
+        ref Entry entry = ref entries[s.Key & (Size - 1)];
+        // Documents of one kind find the same strings in the same slots: the reference is stored only when it
+        // changes (a store of a reference into the heap costs a write barrier call, a compare does not).
+        if (!ReferenceEquals(entry.String, s)) entry.String = s;
+        entry.Key = key;
+        entry.Document = _document;
+    }
+
+    /// <summary>
+    /// Sees the session's count of keys after this writer's own add (<see cref="XmlBinaryWriterSession.TryAdd"/>):
+    /// an add of one key leaves the kept keys as they are, and the count moves on with it; any other change drops them.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public void Added(int countAfter)
+    {
+        if (countAfter != _sessionKeyCount + 1) Forget();
+        _sessionKeyCount = countAfter;
+    }
+}
