@@ -32,8 +32,13 @@ public sealed class WriterSessionKeyTests
     /// <summary>One step: writes to the current document, or does something to the session between writes.</summary>
     private delegate void Step(Run run);
 
-    /// <summary>What a step acts on: the writer of the current document and the session, for one of the two writers.</summary>
-    private sealed class Run(Func<Stream, XmlBinaryWriterSession, XmlDictionaryWriter> create, XmlBinaryWriterSession session)
+    /// <summary>
+    /// What a step acts on: the writer of the current document and the session, for one of the two writers. The
+    /// writer is either reused from document to document (<see cref="IXmlBinaryWriterInitializer.SetOutput"/>, as WCF
+    /// does) or created for each document and closed after it (the drop-in writer's scratch, kept keys included, then
+    /// goes to the next writer created on the thread).
+    /// </summary>
+    private sealed class Run(Func<Stream, XmlBinaryWriterSession, XmlDictionaryWriter> create, XmlBinaryWriterSession session, bool reuse)
     {
         private readonly MemoryStream _stream = new();
 
@@ -43,12 +48,11 @@ public sealed class WriterSessionKeyTests
 
         public List<string> Documents { get; } = [];
 
-        public Func<Stream, XmlBinaryWriterSession, XmlDictionaryWriter> Create { get; } = create;
-
         public void Start()
         {
             _stream.SetLength(0);
-            Writer = Create(_stream, Session);
+            if (reuse && Writer is not null) ((IXmlBinaryWriterInitializer)Writer).SetOutput(_stream, null, Session, false);
+            else Writer = create(_stream, Session);
             Writer.WriteStartElement("r", s_ns.Value);
         }
 
@@ -57,20 +61,28 @@ public sealed class WriterSessionKeyTests
             Writer!.WriteEndElement();
             Writer.Flush();
             Documents.Add(Convert.ToHexString(_stream.ToArray()));
-            Writer = null;
+            if (!reuse)
+            {
+                Writer.Dispose();
+                Writer = null;
+            }
         }
     }
 
     private static void AssertSameAsInBox(Func<XmlBinaryWriterSession> session, params Step[] steps)
     {
-        Run inBox = Execute(new Run((s, ws) => XmlDictionaryWriter.CreateBinaryWriter(s, null, ws, false), session()), steps);
-        Run ours = Execute(new Run((s, ws) => BinaryXmlDictionaryWriter.Create(s, null, ws, false), session()), steps);
-        Assert.Equal(inBox.Documents.Count, ours.Documents.Count);
-        for (int i = 0; i < inBox.Documents.Count; i++) Assert.True(inBox.Documents[i] == ours.Documents[i], $"document {i}: in-box {inBox.Documents[i]}, ours {ours.Documents[i]}");
-        if (inBox.Session is CountingSession a && ours.Session is CountingSession b)
+        foreach (bool reuse in new[] { true, false })
         {
-            Assert.Equal(a.Added, b.Added);
-            Assert.Equal(a.AddCalls, b.AddCalls);
+            Run inBox = Execute(new Run((s, ws) => XmlDictionaryWriter.CreateBinaryWriter(s, null, ws, false), session(), reuse), steps);
+            Run ours = Execute(new Run((s, ws) => BinaryXmlDictionaryWriter.Create(s, null, ws, false), session(), reuse), steps);
+            Assert.Equal(inBox.Documents.Count, ours.Documents.Count);
+            for (int i = 0; i < inBox.Documents.Count; i++)
+                Assert.True(inBox.Documents[i] == ours.Documents[i], $"{(reuse ? "reused writer" : "writer per document")}, document {i}: in-box {inBox.Documents[i]}, ours {ours.Documents[i]}");
+            if (inBox.Session is CountingSession a && ours.Session is CountingSession b)
+            {
+                Assert.Equal(a.Added, b.Added);
+                Assert.Equal(a.AddCalls, b.AddCalls);
+            }
         }
     }
 
@@ -197,7 +209,7 @@ public sealed class WriterSessionKeyTests
     /// <summary>A run on a writer other than the run's own (a writer sharing the session), its root started.</summary>
     private static Run RunOn(XmlDictionaryWriter writer)
     {
-        var run = new Run((_, _) => writer, new XmlBinaryWriterSession());
+        var run = new Run((_, _) => writer, new XmlBinaryWriterSession(), reuse: false);
         run.Start();
         return run;
     }
@@ -253,7 +265,10 @@ public sealed class WriterSessionKeyTests
             "reset when full" => () => new ResetWhenFull(),
             _ => () => new QuotaOfFour(),
         };
-        Step document = Document(Repeated(12, 90));
+        // Strings found and kept, then added (a reset when full, keys of its own), then used again at once.
+        IEnumerable<XmlDictionaryString> names = Repeated(6, 30).Concat(Enumerable.Range(6, 4).Select(Name)).Concat(Repeated(6, 30))
+            .Concat([Name(10), Name(10), Name(11), Name(11)]);
+        Step document = Document(names);
         AssertSameAsInBox(session, document, document);
     }
 }
