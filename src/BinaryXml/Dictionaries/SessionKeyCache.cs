@@ -30,7 +30,7 @@ namespace BinaryXml;
 /// </para>
 /// <para>
 /// Keeping a key costs about what a lookup does, and a document of one small object asks for each string once: keys
-/// are kept only from a document's seventeenth lookup on.
+/// are kept only from the seventeenth string the session's lookup finds in a document.
 /// </para>
 /// </remarks>
 internal struct SessionKeyCache
@@ -39,13 +39,13 @@ internal struct SessionKeyCache
     private const int Size = 256;
 
     // A document that asks the session for few strings loses more in keeping them than it gains: most are asked for
-    // once (a message of one small object). Keys are kept from the lookup after this many in the document.
-    private const int LookupsNotKept = 16;
+    // once (a message of one small object). Keys are kept once the session's lookup has found this many.
+    private const int FindsNotKept = 16;
 
     private Entry[]? _entries;
     private int _document;          // the entries' stamp: Forget moves it on
     private int _sessionKeyCount;   // the session's count of keys the entries were kept at
-    private int _lookups;           // session lookups since the entries were last dropped
+    private int _finds;             // strings the session's lookup found since the entries were last dropped
 
     private struct Entry
     {
@@ -59,7 +59,7 @@ internal struct SessionKeyCache
     {
         // After 2^32 documents, entries stamped with this number long ago would be taken as current.
         if (++_document == 0 && _entries is not null) Array.Clear(_entries);
-        _lookups = 0;
+        _finds = 0;
     }
 
     /// <summary>
@@ -100,9 +100,9 @@ internal struct SessionKeyCache
         _sessionKeyCount = count;
     }
 
-    /// <summary>Whether the key the session's lookup just found is to be kept (<see cref="LookupsNotKept"/>).</summary>
+    /// <summary>Whether the key the session's lookup just found is to be kept (<see cref="FindsNotKept"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool ShouldKeep() => ++_lookups > LookupsNotKept;
+    public bool ShouldKeep() => ++_finds > FindsNotKept;
 
     /// <summary>Keeps the key the session's <c>TryLookup</c> found for <paramref name="s"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -6,8 +6,9 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// What a writer reuses from one document to the next (namespace scopes, per-depth prefix counters, the
-    /// attribute capture, the session keys found, small buffers). A closed writer gives it to the next writer created on its thread, so that
-    /// a writer per message allocates little more than itself; a writer that is never closed simply keeps it.
+    /// attribute capture, the session keys found, small buffers). A closed writer gives it to the next writer created
+    /// on its thread, so that a writer per message allocates little more than itself; a writer that is never closed
+    /// simply keeps it.
     /// </summary>
     private sealed class Scratch
     {
