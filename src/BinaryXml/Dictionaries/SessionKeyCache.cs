@@ -39,7 +39,8 @@ internal struct SessionKeyCache
     private const int Size = 256;
 
     // A document that asks the session for few strings loses more in keeping them than it gains: most are asked for
-    // once (a message of one small object). Keys are kept once the session's lookup has found this many.
+    // once (a message of one small object). Keys are kept once the session's lookup has found this many; until then
+    // the writer asks the session as .NET's writer does, with nothing read or kept beside it.
     private const int FindsNotKept = 16;
 
     private Entry[]? _entries;
@@ -85,7 +86,8 @@ internal struct SessionKeyCache
 
     /// <summary>
     /// Sees the session's count of keys before a lookup that <see cref="TryGet"/> did not answer: a count other than
-    /// the one the entries were kept at (a reset, or another's add) drops them.
+    /// the one the entries were kept at (a reset, or another's add) drops them, and keeping starts again after
+    /// <see cref="FindsNotKept"/> more finds.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void See(int count)
@@ -100,9 +102,26 @@ internal struct SessionKeyCache
         _sessionKeyCount = count;
     }
 
-    /// <summary>Whether the key the session's lookup just found is to be kept (<see cref="FindsNotKept"/>).</summary>
+    /// <summary>
+    /// Whether keys are being kept in this document: until the session's lookup has found <see cref="FindsNotKept"/>
+    /// strings, nothing is kept, looked for, or checked (the session's count of keys is first read when keeping starts).
+    /// </summary>
+    public readonly bool Keeping => _finds > FindsNotKept;
+
+    /// <summary>Counts a string the session's lookup found before keys are kept: keeping starts after the last not kept.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool ShouldKeep() => ++_finds > FindsNotKept;
+    public void Found(XmlBinaryWriterSession session)
+    {
+        if (++_finds > FindsNotKept) StartKeeping(session);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void StartKeeping(XmlBinaryWriterSession session)
+    {
+        // No entry is of this document (none was kept since Forget moved the stamp on): the count is the one the
+        // entries kept from here on are kept at.
+        _sessionKeyCount = WriterSessionAccess.NextKey(session);
+    }
 
     /// <summary>Keeps the key the session's <c>TryLookup</c> found for <paramref name="s"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -665,12 +665,16 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private bool TryGetSessionKey(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
     {
         ref SessionKeyCache kept = ref _scratch!.SessionKeys;
-        int count = WriterSessionAccess.NextKey(session);
-        if (kept.TryGet(s, count, out key)) return true;
-        kept.See(count);
+        if (kept.Keeping)
+        {
+            int count = WriterSessionAccess.NextKey(session);
+            if (kept.TryGet(s, count, out key)) return true;
+            kept.See(count);
+        }
         if (WriterSessionAccess.TryLookup(session, s, out key))
         {
-            if (kept.ShouldKeep()) kept.Keep(s, key);
+            if (kept.Keeping) kept.Keep(s, key);
+            else kept.Found(session);
             return true;
         }
         return TryAddToSession(session, s, out key);
@@ -681,7 +685,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private bool TryAddToSession(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
     {
         if (!session.TryAdd(s, out key)) return false;
-        _scratch!.SessionKeys.Added(WriterSessionAccess.NextKey(session));
+        ref SessionKeyCache kept = ref _scratch!.SessionKeys;
+        if (kept.Keeping) kept.Added(WriterSessionAccess.NextKey(session));
         return true;
     }
 }
