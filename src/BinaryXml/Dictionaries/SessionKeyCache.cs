@@ -17,11 +17,11 @@ namespace BinaryXml;
 /// <list type="bullet">
 /// <item>entries are of one document: the writer's reset starts another (a writer reused per message, or another
 /// writer sharing the session, may have found the session reset in between);</item>
-/// <item>entries are of one count of the session's keys, seen at every lookup: when it is not the count they were kept
-/// at (a reset, or another's add), they are dropped and kept again as they are found; this writer's own add moves the
-/// count on with it. A reset followed by exactly as many adds, all between two of this writer's lookups in one
-/// document, is the one change not seen: two writers interleaving their documents on one session write nothing a
-/// reader session could follow.</item>
+/// <item>entries are of one count of the session's keys, seen at every lookup once keeping has started: when it is not
+/// the count they were kept at (a reset, or another's add), they are dropped and kept again as they are found; this
+/// writer's own add moves the count on with it. A reset followed by exactly as many adds, all between two of this
+/// writer's lookups in one document, is the one change not seen: two writers interleaving their documents on one
+/// session write nothing a reader session could follow.</item>
 /// </list>
 /// <para>
 /// Only keys <c>TryLookup</c> found are kept. A string's first use goes to <see cref="XmlBinaryWriterSession.TryAdd"/>,
@@ -46,7 +46,7 @@ internal struct SessionKeyCache
     private Entry[]? _entries;
     private int _document;          // the entries' stamp: Forget moves it on
     private int _sessionKeyCount;   // the session's count of keys the entries were kept at
-    private int _finds;             // strings the session's lookup found since the entries were last dropped
+    private int _finds;             // strings the session's lookup found since Forget, counted until keeping starts
 
     private struct Entry
     {
