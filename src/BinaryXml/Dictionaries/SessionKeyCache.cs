@@ -64,11 +64,38 @@ internal struct SessionKeyCache
     }
 
     /// <summary>
-    /// The key kept for <paramref name="s"/> earlier in the document, if the session's count of keys
-    /// (<paramref name="count"/>, read by the caller) is still the one it was kept at.
+    /// A string's key in the session, as .NET's writer finds it: the session's lookup (its key kept for the rest of
+    /// the document once keeping has started), else an add.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public readonly bool TryGet(XmlDictionaryString s, int count, out int key)
+    public bool TryGetKey(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
+    {
+        if (Keeping)
+        {
+            int count = WriterSessionAccess.NextKey(session);
+            if (TryGetKept(s, count, out key)) return true;
+            // A count other than the one the entries were kept at (a reset, or another's add) drops them, and
+            // keeping starts again after FindsNotKept more finds.
+            if (count != _sessionKeyCount) CountChanged(count);
+        }
+        if (WriterSessionAccess.TryLookup(session, s, out key))
+        {
+            if (Keeping) Keep(s, key);
+            else if (++_finds > FindsNotKept) StartKeeping(session);
+            return true;
+        }
+        return Add(session, s, out key);
+    }
+
+    /// <summary>
+    /// Whether keys are being kept in this document: until the session's lookup has found <see cref="FindsNotKept"/>
+    /// strings, nothing is kept, looked for, or checked (the session's count of keys is first read when keeping starts).
+    /// </summary>
+    private readonly bool Keeping => _finds > FindsNotKept;
+
+    /// <summary>The key kept for <paramref name="s"/> earlier in the document, if the session's count of keys is still <paramref name="count"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly bool TryGetKept(XmlDictionaryString s, int count, out int key)
     {
         Entry[]? entries = _entries;
         if (count == _sessionKeyCount && entries is not null)
@@ -84,35 +111,11 @@ internal struct SessionKeyCache
         return false;
     }
 
-    /// <summary>
-    /// Sees the session's count of keys before a lookup that <see cref="TryGet"/> did not answer: a count other than
-    /// the one the entries were kept at (a reset, or another's add) drops them, and keeping starts again after
-    /// <see cref="FindsNotKept"/> more finds.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void See(int count)
-    {
-        if (count != _sessionKeyCount) CountChanged(count);
-    }
-
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void CountChanged(int count)
     {
         Forget();
         _sessionKeyCount = count;
-    }
-
-    /// <summary>
-    /// Whether keys are being kept in this document: until the session's lookup has found <see cref="FindsNotKept"/>
-    /// strings, nothing is kept, looked for, or checked (the session's count of keys is first read when keeping starts).
-    /// </summary>
-    public readonly bool Keeping => _finds > FindsNotKept;
-
-    /// <summary>Counts a string the session's lookup found before keys are kept: keeping starts after the last not kept.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Found(XmlBinaryWriterSession session)
-    {
-        if (++_finds > FindsNotKept) StartKeeping(session);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -125,7 +128,7 @@ internal struct SessionKeyCache
 
     /// <summary>Keeps the key the session's <c>TryLookup</c> found for <paramref name="s"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public void Keep(XmlDictionaryString s, int key)
+    private void Keep(XmlDictionaryString s, int key)
     {
         Entry[] entries = _entries ??= new Entry[Size];
         ref Entry entry = ref entries[s.Key & (Size - 1)];
@@ -137,13 +140,20 @@ internal struct SessionKeyCache
     }
 
     /// <summary>
-    /// Sees the session's count of keys after this writer's own add (<see cref="XmlBinaryWriterSession.TryAdd"/>):
-    /// an add of one key leaves the kept keys as they are, and the count moves on with it; any other change drops them.
+    /// A string's first use in the session (<see cref="XmlBinaryWriterSession.TryAdd"/>): an add of one key while keys
+    /// are kept leaves them as they are, and the count moves on with it; any other change drops them. Out of line, so
+    /// that a caller's loop that inlines <see cref="TryGetKey"/> keeps its budget.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public void Added(int countAfter)
+    private bool Add(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
     {
-        if (countAfter != _sessionKeyCount + 1) Forget();
-        _sessionKeyCount = countAfter;
+        if (!session.TryAdd(s, out key)) return false;
+        if (Keeping)
+        {
+            int countAfter = WriterSessionAccess.NextKey(session);
+            if (countAfter != _sessionKeyCount + 1) Forget();
+            _sessionKeyCount = countAfter;
+        }
+        return true;
     }
 }

@@ -648,45 +648,12 @@ public sealed partial class BinaryXmlWriter : IDisposable
             key = t.Key * 2;
             return true;
         }
-        if (_session is not null && TryGetSessionKey(_session, s, out int sessionKey))
+        if (_session is not null && _scratch!.SessionKeys.TryGetKey(_session, s, out int sessionKey))
         {
             key = sessionKey * 2 + 1;
             return true;
         }
         key = -1;
         return false;
-    }
-
-    /// <summary>
-    /// A string's key in the session, as .NET's writer finds it: the session's lookup (its key kept for the rest of
-    /// the document, <see cref="SessionKeyCache"/>), else an add.
-    /// </summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-    private bool TryGetSessionKey(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
-    {
-        ref SessionKeyCache kept = ref _scratch!.SessionKeys;
-        if (kept.Keeping)
-        {
-            int count = WriterSessionAccess.NextKey(session);
-            if (kept.TryGet(s, count, out key)) return true;
-            kept.See(count);
-        }
-        if (WriterSessionAccess.TryLookup(session, s, out key))
-        {
-            if (kept.Keeping) kept.Keep(s, key);
-            else kept.Found(session);
-            return true;
-        }
-        return TryAddToSession(session, s, out key);
-    }
-
-    // A string's first use in a session: out of line, so that a caller's loop that inlines TryGetKey keeps its budget.
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private bool TryAddToSession(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
-    {
-        if (!session.TryAdd(s, out key)) return false;
-        ref SessionKeyCache kept = ref _scratch!.SessionKeys;
-        if (kept.Keeping) kept.Added(WriterSessionAccess.NextKey(session));
-        return true;
     }
 }
