@@ -19,7 +19,7 @@ public sealed class BufferModelSweepTests
 
     private static readonly string s_midText = new('t', 100 + 7);
 
-    public static TheoryData<int> NameLengths() => new([1, 8, 9, 40, 41, 42, 43, 120]);
+    public static TheoryData<int> NameLengths() => new([1, 8, 9, 40, 41, 42, 43, 120, 129]);
 
     [Theory]
     [MemberData(nameof(NameLengths))]

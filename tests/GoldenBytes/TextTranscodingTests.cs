@@ -76,6 +76,53 @@ public sealed class TextTranscodingTests
         }
     }
 
+    public static TheoryData<int> LongNameLengths() => new([42, 43, 127, 128, 129, 170, 171, 341, 342, 4096, 5462, 16383, 16384, 16385, 21846]);
+
+    /// <summary>
+    /// Names of 42 characters and more are transcoded before their length is written (up to 16,384 characters) or
+    /// counted first (beyond): all ASCII, one character outside ASCII at either end, and three-byte characters around
+    /// the byte counts where the length takes another byte (128 and 16,384 bytes), as element name, prefix, namespace
+    /// (declared with its element, and by an xmlns call), attribute name and attribute namespace, give the in-box
+    /// writer's bytes, lengths of one to three bytes included.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LongNameLengths))]
+    public void Long_names_of_every_length_size_are_written_as_in_box(int length)
+    {
+        string ascii = new('n', length);
+        var names = new List<string> { ascii, "é" + ascii[1..], ascii[..^2] + "😀" };
+        foreach (int bytes in (int[])[128, 16384])
+        {
+            // n three-byte characters and length - n ASCII ones make length + 2n bytes: just under, at and over.
+            for (int threeByte = (bytes - length) / 2 - 1; threeByte <= (bytes - length) / 2 + 1; threeByte++)
+            {
+                if (threeByte >= 1 && threeByte <= length) names.Add(new string('€', threeByte) + ascii[threeByte..]);
+            }
+        }
+        foreach (string name in names)
+        {
+            byte[] bytes = AssertSameAsInBox(
+            [
+                new Call("StartElement", [null, name, null]),
+                new Call("StartElement", ["q" + name, name, "urn:" + name]),
+                new Call("Xmlns", [null, "urn:x:" + name]),
+                new Call("AttributeString", [null, name, null, "v"]),
+                new Call("AttributeString", ["a" + name, name, "urn:a:" + name, "w"]),
+                new Call("String", ["t"]),
+                new Call("EndElement", []),
+                new Call("EndElement", []),
+            ], $"length {length}, name starting \"{Escape(name[..Math.Min(8, name.Length)])}\" of {System.Text.Encoding.UTF8.GetByteCount(name)} bytes");
+            using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+            r.MoveToContent();
+            Assert.Equal(name, r.LocalName);
+            r.Read();
+            Assert.Equal(name, r.LocalName);
+            Assert.Equal("q" + name, r.Prefix);
+            Assert.Equal("urn:" + name, r.NamespaceURI);
+            Assert.Equal("w", r.GetAttribute(name, "urn:a:" + name));
+        }
+    }
+
     /// <summary>The string as element name, prefix, namespace, attribute name and value, and text, in each writer.</summary>
     private static void AssertStringSameAsInBox(string text)
     {

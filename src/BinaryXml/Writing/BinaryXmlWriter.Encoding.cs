@@ -40,9 +40,32 @@ public sealed partial class BinaryXmlWriter
             _pending += 1 + length;
             return;
         }
+        if (n <= UncountedTextChars)
+        {
+            WriteUncountedName(s);
+            return;
+        }
         int byteCount = GetUtf8ByteCount(s);
         WriteMultiByteInt31(byteCount);
         WriteUtf8Payload(s, byteCount);
+    }
+
+    /// <summary>
+    /// Writes a name of <see cref="ShortNameChars"/> to <see cref="UncountedTextChars"/> characters (a data contract's
+    /// namespace in its xmlns record, most often) without counting its bytes first: transcoded into room for the
+    /// longest length, then its length written in front of it (the name moved back over the length bytes not needed),
+    /// one pass over the name instead of two. .NET counts, then writes: the model reserves what it does, in its order.
+    /// </summary>
+    private void WriteUncountedName(ReadOnlySpan<char> s)
+    {
+        Span<byte> span = GetSpan(MultiByteInt31.MaxLength + s.Length * MaxBytesPerChar);
+        int byteCount = TranscodeUtf8(s, span[MultiByteInt31.MaxLength..]);
+        int lengthSize = MultiByteInt31.GetByteCount(byteCount);
+        span.Slice(MultiByteInt31.MaxLength, byteCount).CopyTo(span[lengthSize..]);
+        MultiByteInt31.Write(span, byteCount);
+        _model.Reserve(_pending, MultiByteInt31.MaxLength);
+        _pending += lengthSize + byteCount;
+        ModelUtf8Chunks(s, byteCount);
     }
 
     /// <summary>Writes text content as .NET's binary node writer does (MC-NBFX 2.2.3.13, 2.2.3.28; dotnet-behaviour 2.5).</summary>
