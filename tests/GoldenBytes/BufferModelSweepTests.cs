@@ -139,6 +139,50 @@ public sealed class BufferModelSweepTests
     }
 
     [Fact]
+    public void Long_names_at_every_buffer_position_fold_as_in_box()
+    {
+        // A name of 42 characters or more is written as .NET writes it: a MultiByteInt31 length, for which .NET
+        // reserves 5 bytes, then its UTF-8 in chunks of 170 characters, each reserving 3 bytes a character; the writer
+        // transcodes it first and writes its length in front. Each name from a flushed buffer and a padding, then text
+        // whose end element folds or not by where the name left the buffer: element names, an xmlns record's
+        // namespace and an attribute name, with lengths of one and two bytes.
+        string ascii42 = new('m', 42), accented129 = "é" + new string('n', 128), contractNamespace = "http://schemas.datacontract.org/2004/07/System";
+        foreach (int textLength in new[] { 86, 120, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170 })
+        {
+            for (int padding = 0; padding < 530; padding++)
+            {
+                int pad = padding;
+                string text = new('t', textLength);
+                AssertSame($"padding {pad}, text {textLength}", w =>
+                {
+                    w.WriteStartElement("root");
+                    for (int i = 0; i < 4; i++)
+                    {
+                        w.Flush();
+                        PadSmall(w, pad);
+                        switch (i)
+                        {
+                            case 0: w.WriteStartElement(ascii42); break;
+                            case 1: w.WriteStartElement(accented129); break;
+                            case 2:
+                                w.WriteStartElement("t");
+                                w.WriteXmlnsAttribute("b", contractNamespace);
+                                break;
+                            default:
+                                w.WriteStartElement("t");
+                                w.WriteAttributeString(accented129, "v");
+                                break;
+                        }
+                        w.WriteString(text);
+                        w.WriteEndElement();
+                    }
+                    w.WriteEndElement();
+                });
+            }
+        }
+    }
+
+    [Fact]
     public void Small_arrays_at_every_buffer_position_fold_as_in_box()
     {
         // An array's header (the element, its end, the item type and the count) is written in fewer buffer requests
