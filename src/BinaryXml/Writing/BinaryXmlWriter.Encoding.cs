@@ -52,16 +52,18 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// Writes a name of <see cref="ShortNameChars"/> to <see cref="UncountedTextChars"/> characters (a data contract's
-    /// namespace in its xmlns record, most often) without counting its bytes first: transcoded into room for the
-    /// longest length, then its length written in front of it (the name moved back over the length bytes not needed),
-    /// one pass over the name instead of two. .NET counts, then writes: the model reserves what it does, in its order.
+    /// namespace in its xmlns record, most often) without counting its bytes first: transcoded behind room for the
+    /// length an ASCII name of its characters has, then its length written in front of it, one pass over the name
+    /// instead of two. Only a name whose bytes take a longer length is moved on (an overlapping move is a call into
+    /// the C runtime). .NET counts, then writes: the model reserves what it does, in its order.
     /// </summary>
     private void WriteUncountedName(ReadOnlySpan<char> s)
     {
         Span<byte> span = GetSpan(MultiByteInt31.MaxLength + s.Length * MaxBytesPerChar);
-        int byteCount = TranscodeUtf8(s, span[MultiByteInt31.MaxLength..]);
+        int asciiLengthSize = MultiByteInt31.GetByteCount(s.Length);
+        int byteCount = TranscodeUtf8(s, span[asciiLengthSize..]);
         int lengthSize = MultiByteInt31.GetByteCount(byteCount);
-        span.Slice(MultiByteInt31.MaxLength, byteCount).CopyTo(span[lengthSize..]);
+        if (lengthSize != asciiLengthSize) span.Slice(asciiLengthSize, byteCount).CopyTo(span[lengthSize..]);
         MultiByteInt31.Write(span, byteCount);
         _model.Reserve(_pending, MultiByteInt31.MaxLength);
         _pending += lengthSize + byteCount;
@@ -117,25 +119,31 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// Writes text of up to <see cref="UncountedTextChars"/> characters as a Chars record without counting its bytes
-    /// first: transcoded into room for the longest header, then the header written in front of it (the payload moved
-    /// back over the header bytes not needed), one pass over the text instead of two. Returns -1 when written, or the
-    /// byte count when the text is to be written as UTF-16 instead (nothing written).
+    /// first: transcoded behind room for the header ASCII text of its characters has, then the header written in
+    /// front of it, one pass over the text instead of two. Only text whose bytes take a longer header is moved on (an
+    /// overlapping move is a call into the C runtime). Returns -1 when written, or the byte count when the text is to
+    /// be written as UTF-16 instead (nothing written).
     /// </summary>
     private int TryWriteUncountedUtf8TextNode(ReadOnlySpan<char> chars)
     {
         const int LongestHeader = 5; // Chars32Text and its length
         Span<byte> span = GetSpan(LongestHeader + chars.Length * MaxBytesPerChar);
-        int byteCount = TranscodeUtf8(chars, span[LongestHeader..]);
+        int asciiHeaderSize = TextHeaderSize(chars.Length);
+        int byteCount = TranscodeUtf8(chars, span[asciiHeaderSize..]);
         if (byteCount / 2 > chars.Length) return byteCount;
         RecordType type = BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, byteCount);
         int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
-        span.Slice(LongestHeader, byteCount).CopyTo(span[headerSize..]);
+        if (headerSize != asciiHeaderSize) span.Slice(asciiHeaderSize, byteCount).CopyTo(span[headerSize..]);
         BeginTextNode(headerSize);
         WriteTextHeader(span, type, headerSize, byteCount);
         _pending += byteCount;
         ModelUtf8Chunks(chars, byteCount);
         return -1;
     }
+
+    /// <summary>The size of a Chars record's header (its type and length) for <paramref name="byteCount"/> bytes.</summary>
+    private static int TextHeaderSize(int byteCount)
+        => 1 + BinaryXmlPrimitives.GetLengthFieldSize(BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, byteCount));
 
     /// <summary>Writes UTF-8 that is already encoded as a Chars record (.NET's <c>WriteText(byte[])</c>).</summary>
     private void WriteUtf8TextNode(ReadOnlySpan<byte> utf8)
