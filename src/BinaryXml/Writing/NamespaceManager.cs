@@ -113,7 +113,8 @@ public sealed partial class BinaryXmlWriter
             while (_count > 1 && _ns[_count - 1].Depth == Depth)
             {
                 if (_last == _count - 1) _last = -1;
-                _ns[--_count] = default;
+                // The slot keeps its references for the next declaration made in it (see AddNamespace).
+                _count--;
             }
             while (_xmlScopeCount > 0 && _xmlScopes[_xmlScopeCount - 1].Depth == Depth)
             {
@@ -219,14 +220,15 @@ public sealed partial class BinaryXmlWriter
             if (uri == XmlNamespace)
                 ThrowHelper.ThrowArgument("The namespace '{0}' can only be bound to the prefix 'xml'.", uri, null);
             if (_count == _ns.Length) Array.Resize(ref _ns, _count * 2);
-            _ns[_count++] = new Declaration
-            {
-                Prefix = prefix,
-                PrefixChar = prefix.Length == 1 ? prefix[0] : '\0',
-                Uri = uri,
-                UriDictionaryString = uriDictionaryString,
-                Depth = Depth,
-            };
+            // A writer reused per message declares the same namespaces in the same places: a slot left as the scope
+            // that used it last ended keeps its references, which are stored only when they change (a store of a
+            // reference into the heap costs a write barrier call, a compare does not).
+            ref Declaration d = ref _ns[_count++];
+            if (!ReferenceEquals(d.Prefix, prefix)) d.Prefix = prefix;
+            d.PrefixChar = prefix.Length == 1 ? prefix[0] : '\0';
+            if (!ReferenceEquals(d.Uri, uri)) d.Uri = uri;
+            if (!ReferenceEquals(d.UriDictionaryString, uriDictionaryString)) d.UriDictionaryString = uriDictionaryString;
+            d.Depth = Depth;
             _topDepth = Depth;
             _last = -1;
         }
