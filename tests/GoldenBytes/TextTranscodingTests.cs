@@ -112,12 +112,7 @@ public sealed class TextTranscodingTests
                 new Call("EndElement", []),
                 new Call("EndElement", []),
             ], $"length {length}, name starting \"{Escape(name[..Math.Min(8, name.Length)])}\" of {System.Text.Encoding.UTF8.GetByteCount(name)} bytes");
-            using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
-            r.MoveToContent();
-            Assert.Equal(name, r.LocalName);
-            r.Read();
-            Assert.Equal(name, r.LocalName);
-            Assert.Equal("q" + name, r.Prefix);
+            using XmlDictionaryReader r = ReadToSecondElement(bytes, name);
             Assert.Equal("urn:" + name, r.NamespaceURI);
             Assert.Equal("w", r.GetAttribute(name, "urn:a:" + name));
         }
@@ -139,15 +134,25 @@ public sealed class TextTranscodingTests
             new Call("EndElement", []),
         ], $"\"{Escape(text)}\"");
 
-        using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader r = ReadToSecondElement(bytes, name);
+        Assert.Equal(text, r.GetAttribute(name));
+        Assert.Equal(text, r.ReadElementContentAsString());
+        Assert.Equal(text, r.ReadElementContentAsString());
+    }
+
+    /// <summary>
+    /// The in-box reader on the second element of a document the scripts above write, the names checked on the way:
+    /// the root and the second element are named <paramref name="name"/>, the second with the prefix "q" + name.
+    /// </summary>
+    private static XmlDictionaryReader ReadToSecondElement(byte[] bytes, string name)
+    {
+        XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
         r.MoveToContent();
         Assert.Equal(name, r.LocalName);
         r.Read();
         Assert.Equal(name, r.LocalName);
         Assert.Equal("q" + name, r.Prefix);
-        Assert.Equal(text, r.GetAttribute(name));
-        Assert.Equal(text, r.ReadElementContentAsString());
-        Assert.Equal(text, r.ReadElementContentAsString());
+        return r;
     }
 
     /// <summary>Runs the calls on the in-box, the native and the drop-in writer; their bytes must be equal. Returns them.</summary>
