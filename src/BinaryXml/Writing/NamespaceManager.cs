@@ -12,7 +12,9 @@ public sealed partial class BinaryXmlWriter
     /// Namespace scopes exactly as .NET's writer keeps them, because they decide which prefix an element or
     /// attribute gets, which xmlns records are written and in what order: a flat list of declarations (index 0 is
     /// the default binding of "" to ""), searched newest first, with a one-entry cache of the last lookup, and
-    /// xml:lang / xml:space scopes. Arrays grow by doubling and are reused, so steady state does not allocate.
+    /// xml:lang / xml:space scopes. Arrays grow by doubling and are reused, so steady state does not allocate; a
+    /// declaration's slot past the open scopes keeps the references of the last declaration made in it (the next
+    /// declaration there stores only those that change).
     /// </summary>
     /// <remarks>
     /// It keeps the element depth and the depth of the newest declaration or xml: scope, so that an element that
