@@ -53,8 +53,8 @@ public sealed partial class BinaryXmlWriter
     /// <summary>
     /// Writes a name of <see cref="ShortNameChars"/> to <see cref="UncountedTextChars"/> characters (a data contract's
     /// namespace in its xmlns record, most often) without counting its bytes first: transcoded behind room for the
-    /// length an ASCII name of its characters has, then its length written in front of it, one pass over the name
-    /// instead of two. Only a name whose bytes take a longer length is moved on (an overlapping move is a call into
+    /// length an ASCII name of as many characters takes, then its length written in front of it, one pass over the
+    /// name instead of two. Only a name whose bytes take a longer length is moved on (an overlapping move is a call into
     /// the C runtime). .NET counts, then writes: the model reserves what it does, in its order.
     /// </summary>
     private void WriteUncountedName(ReadOnlySpan<char> s)
@@ -119,8 +119,8 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// Writes text of up to <see cref="UncountedTextChars"/> characters as a Chars record without counting its bytes
-    /// first: transcoded behind room for the header ASCII text of its characters has, then the header written in
-    /// front of it, one pass over the text instead of two. Only text whose bytes take a longer header is moved on (an
+    /// first: transcoded behind room for the header ASCII text of as many characters takes, then the header written
+    /// in front of it, one pass over the text instead of two. Only text whose bytes take a longer header is moved on (an
     /// overlapping move is a call into the C runtime). Returns -1 when written, or the byte count when the text is to
     /// be written as UTF-16 instead (nothing written).
     /// </summary>
