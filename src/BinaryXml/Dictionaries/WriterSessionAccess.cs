@@ -6,10 +6,9 @@ namespace BinaryXml;
 /// <summary>
 /// Reaches <see cref="XmlBinaryWriterSession"/>'s internal <c>TryLookup</c> (and its count of keys), which .NET's
 /// writer calls before <see cref="XmlBinaryWriterSession.TryAdd"/>: it finds a string added earlier from the same
-/// dictionary and key, or
-/// any earlier string with the same value. Without it a session could not be shared with in-box writers, and a
-/// string used twice would be added twice. <see cref="UnsafeAccessorAttribute"/> binds it without reflection, so it
-/// is trimming- and AOT-safe.
+/// dictionary and key, or any earlier string with the same value. Without it a session could not be shared with
+/// in-box writers, and a string used twice would be added twice. <see cref="UnsafeAccessorAttribute"/> binds it
+/// without reflection, so it is trimming- and AOT-safe.
 /// </summary>
 internal static class WriterSessionAccess
 {

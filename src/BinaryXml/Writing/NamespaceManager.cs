@@ -82,7 +82,8 @@ public sealed partial class BinaryXmlWriter
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void ClearAll()
         {
-            Array.Clear(_ns, 0, _count);
+            // The declarations' slots keep their references for the next declarations made in them, as when their
+            // scopes end (see AddNamespace); nothing reads a slot past _count.
             _ns[0] = new Declaration { Prefix = string.Empty, Uri = string.Empty, Depth = 0 };
             _count = 1;
             Depth = 0;
