@@ -150,8 +150,7 @@ public sealed class ArrayEndiannessProperties
 
     /// <summary>
     /// Decimal items with invalid flags fail at their offset, the items before read and those after untouched, whatever
-    /// the path (the block path checks the flags eight items at a time, then two, then one by one) and wherever the item
-    /// is.
+    /// the path (the block path checks the flags two items at a time, then one by one) and wherever the item is.
     /// </summary>
     [Theory]
     [InlineData(false, 0)]
@@ -173,7 +172,7 @@ public sealed class ArrayEndiannessProperties
     [InlineData(true, 12)]
     public void An_invalid_decimal_item_fails_at_its_offset_after_the_items_before_it_on_both_paths(bool elementwise, int invalid)
     {
-        // Nineteen items: two steps of eight, a vector of two, one item alone.
+        // Nineteen items: nine vectors of two, one item alone.
         decimal[] values = [1.5m, -0.25m, 79228162514264337593543950335m, 3m, -0.0000001m, 12.75m, -1m, 0m,
             -79228162514264337593543950335m, 0.5m, 2m, -3.125m, 1e-28m, 100m, -7m, 42m, 9.99m, -0.01m, 6m];
         foreach ((int flags, string what) in new[] { (29 << 16, "scale 29"), (1, "a low flag bit"), (0x0100_0000, "a bit above the scale"), (unchecked((int)0x801D_0000), "negative, scale 29") })
