@@ -128,11 +128,11 @@ public sealed partial class BinaryXmlWriter
     {
         const int LongestHeader = 5; // Chars32Text and its length
         Span<byte> span = GetSpan(LongestHeader + chars.Length * MaxBytesPerChar);
-        int asciiHeaderSize = TextHeaderSize(chars.Length);
+        int asciiHeaderSize = TextHeaderSize(BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, chars.Length));
         int byteCount = TranscodeUtf8(chars, span[asciiHeaderSize..]);
         if (byteCount / 2 > chars.Length) return byteCount;
         RecordType type = BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, byteCount);
-        int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
+        int headerSize = TextHeaderSize(type);
         if (headerSize != asciiHeaderSize) span.Slice(asciiHeaderSize, byteCount).CopyTo(span[headerSize..]);
         BeginTextNode(headerSize);
         WriteTextHeader(span, type, headerSize, byteCount);
@@ -141,9 +141,8 @@ public sealed partial class BinaryXmlWriter
         return -1;
     }
 
-    /// <summary>The size of a Chars record's header (its type and length) for <paramref name="byteCount"/> bytes.</summary>
-    private static int TextHeaderSize(int byteCount)
-        => 1 + BinaryXmlPrimitives.GetLengthFieldSize(BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, byteCount));
+    /// <summary>The size of a sized text record's header: its type byte and its length field.</summary>
+    private static int TextHeaderSize(RecordType sizedType) => 1 + BinaryXmlPrimitives.GetLengthFieldSize(sizedType);
 
     /// <summary>Writes UTF-8 that is already encoded as a Chars record (.NET's <c>WriteText(byte[])</c>).</summary>
     private void WriteUtf8TextNode(ReadOnlySpan<byte> utf8)

@@ -520,7 +520,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void WriteTextNodeWithLength(RecordType baseType, int length)
     {
         RecordType type = BinaryXmlPrimitives.GetSizedTextType(baseType, length);
-        int headerSize = 1 + BinaryXmlPrimitives.GetLengthFieldSize(type);
+        int headerSize = TextHeaderSize(type);
         BeginTextNode(headerSize);
         WriteTextHeader(GetSpan(headerSize), type, headerSize, length);
     }
