@@ -114,7 +114,7 @@ public sealed class LocalTimeZoneTests
             Assert.Equal(expected, ReadItems(BinaryXmlDictionaryReader.Create(inBox, 0, inBox.Length, null, XmlDictionaryReaderQuotas.Max), count));
             foreach (bool elementwise in new[] { false, true })
             {
-                var r = new BinaryXmlReader(inBox) { ForceElementwiseArrays = elementwise };
+                var r = new BinaryXmlReader(inBox, options: BinaryXmlReaderOptions.Trusted) { ForceElementwiseArrays = elementwise };
                 var read = new DateTime[count];
                 while (r.Read() && r.TokenType != BinaryXmlTokenType.ArrayData) { }
                 r.CopyArray(read);
