@@ -98,8 +98,8 @@ public sealed class LocalTimeZoneTests
     public void Local_DateTime_items_are_written_and_read_converted_as_in_box_in_a_zone_away_from_UTC() => InNewYork(() =>
     {
         foreach ((int count, int[] local) in new (int, int[])[] { (3, [1]), (16, [0, 9, 15]), (40, [5, 6, 7]), (700, [350]), (700, [3, 699]), (9, []), (13, [10]), (13, [12]), (2100, [2099]),
-            // Arrays of 32 to 320 KB, whose items the drop-in writer hands to its stream as they are, a piece of 16,384
-            // at a time, up to the piece with the first local one.
+            // Arrays of 32 to 320 KB, which the drop-in writer hands to its stream as one block when no item is local
+            // (local items around multiples of 4,096 and 16,384 as well).
             (4097, [4096]), (8193, [4095]), (8193, [0, 4096]), (12289, [8192, 12288]), (16385, [16384]), (32769, [16383]),
             (40961, [16384, 40960]), (40961, [32767, 32768]) })
         {

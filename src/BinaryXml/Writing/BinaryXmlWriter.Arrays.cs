@@ -81,17 +81,25 @@ public sealed partial class BinaryXmlWriter
         if (UseBlockCopy)
         {
             // Items that are not local are their ToBinary value in memory: up to the first local one, the items are the
-            // bytes. Handed to a stream as they are, they must be known to have none first (tested a piece at a time,
-            // see PassDateTimesToStream); into the buffer, the items are tested as they are copied.
+            // bytes. A block handed to a stream as it is must be known to have none first; into the buffer, the items
+            // are tested as they are copied.
+            int plain;
             if (PassesToStream(size))
             {
-                int passed = PassDateTimesToStream(values);
-                if (passed == values.Length) return;
-                values = values[passed..];
-                size = values.Length * 8;
+                plain = BinaryXmlPrimitives.IndexOfLocalDateTime(values);
+                if (plain < 0)
+                {
+                    WriteModelledBytes(MemoryMarshal.AsBytes(values));
+                    return;
+                }
+                span = GetSpan(size);
+                MemoryMarshal.AsBytes(values[..plain]).CopyTo(span);
             }
-            span = GetSpan(size);
-            int plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, span);
+            else
+            {
+                span = GetSpan(size);
+                plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, span);
+            }
             if (plain < values.Length) BinaryXmlPrimitives.WriteDateTimes(span, values, plain);
         }
         else
@@ -101,32 +109,6 @@ public sealed partial class BinaryXmlWriter
         }
         _pending += size;
     }
-
-    /// <summary>
-    /// Hands DateTime items that are not local to the output stream as they are, a piece of
-    /// <see cref="DateTimePassPiece"/> items at a time, each tested just before it is written, up to the piece with the
-    /// first local item; returns how many were written. Tested whole first, the items were read from memory twice, for
-    /// the test and for the stream's copy: 1 M items took 1.4–1.7× a span copy of them (run 392); a piece's copy finds
-    /// it in the cache its test left it in.
-    /// </summary>
-    private int PassDateTimesToStream(ReadOnlySpan<DateTime> values)
-    {
-        int passed = 0;
-        while (passed < values.Length)
-        {
-            ReadOnlySpan<DateTime> piece = values.Slice(passed, Math.Min(DateTimePassPiece, values.Length - passed));
-            if (BinaryXmlPrimitives.IndexOfLocalDateTime(piece) >= 0) break;
-            PassToStream(MemoryMarshal.AsBytes(piece));
-            passed += piece.Length;
-        }
-        return passed;
-    }
-
-    /// <summary>
-    /// The items <see cref="PassDateTimesToStream"/> tests and writes at a time: 128 KB, within the second-level cache
-    /// of any current processor, in few enough writes for a stream that makes a system call of each.
-    /// </summary>
-    private const int DateTimePassPiece = 16 * 1024;
 
     /// <summary>Writes an Array record of TimeSpans (ticks).</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<TimeSpan> values)

@@ -576,25 +576,15 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         if (PassesToStream(bytes.Length))
         {
-            PassToStream(bytes);
+            Commit();
+            _streamOutput.WriteToStream();
+            _streamOutput.Stream.Write(bytes);
+            _committed += bytes.Length;
+            _model.Rebase(bytes.Length);
             return;
         }
         bytes.CopyTo(GetSpan(bytes.Length));
         _pending += bytes.Length;
-    }
-
-    /// <summary>
-    /// Writes modelled bytes to the output stream as they are, after the bytes pending (when <see cref="PassesToStream"/>
-    /// says so).
-    /// </summary>
-    private void PassToStream(ReadOnlySpan<byte> bytes)
-    {
-        Debug.Assert(_streamOutput is not null);
-        Commit();
-        _streamOutput.WriteToStream();
-        _streamOutput.Stream.Write(bytes);
-        _committed += bytes.Length;
-        _model.Rebase(bytes.Length);
     }
 
     /// <summary>
