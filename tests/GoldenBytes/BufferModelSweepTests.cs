@@ -405,7 +405,7 @@ public sealed class BufferModelSweepTests
         // Over a stream, DateTime items without a local one are handed on as one block; with one, they go through the
         // writer's buffer, the local ones converted. Arrays of 4,095 to 40,961 items (32 to 320 KB), with no local item,
         // one at the first, the last or an item around a multiple of 4,096 or of 16,384 (the pieces of a one-pass
-        // version tried and dropped, RESULTS.md runs 392-393), or local items from there on.
+        // version tried and dropped, benchmarks/HISTORY.md runs 392-393), or local items from there on.
         foreach (int count in new[] { 4095, 4096, 4097, 8192, 8193, 12289, 16383, 16384, 16385, 32768, 40961 })
         {
             DateTime[] plain = Enumerable.Range(0, count).Select(i => new DateTime(2026, 1, 1, 0, 0, 0, i % 3 == 0 ? DateTimeKind.Utc : DateTimeKind.Unspecified).AddSeconds(i)).ToArray();

@@ -904,7 +904,7 @@ public ref partial struct BinaryXmlReader
     /// one is an error there. Without a prefix the namespace is the default one, whose resolution validates nothing
     /// (the empty prefix is always bound): it is found when asked for (<see cref="ElementNamespace"/>). Most callers of
     /// the native reader never ask; the drop-in reader asks every element, and reads faster so too than with the
-    /// namespace resolved in line at the start tag (RESULTS.md, "The drop-in name test in one call").
+    /// namespace resolved in line at the start tag (benchmarks/HISTORY.md, "The drop-in name test in one call").
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool ResolvedAtStartTag(NameRef prefix) => prefix.Kind != NameKind.None;
