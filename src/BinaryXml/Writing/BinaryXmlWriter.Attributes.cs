@@ -237,20 +237,7 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ns);
-        if (_writeState != WriteState.Element)
-            ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
-        // A declaration gives the start tag xmlns records to write: no short path until it is known.
-        _plain = PlainState.None;
-        if (prefix is null)
-        {
-            Resolved(_nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, null));
-        }
-        else
-        {
-            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, null);
-            Resolved(prefix);
-        }
-        RefreshPlainState();
+        DeclareNamespace(prefix, ns, null);
     }
 
     /// <summary>Declares a namespace whose record may carry a dictionary id.</summary>
@@ -258,17 +245,23 @@ public sealed partial class BinaryXmlWriter
     {
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(ns);
+        DeclareNamespace(prefix, ns.Value, ns);
+    }
+
+    /// <summary>Both <c>WriteXmlnsAttribute</c> overloads: <paramref name="nsDictionaryString"/> is the namespace's dictionary string, if any.</summary>
+    private void DeclareNamespace(string? prefix, string ns, XmlDictionaryString? nsDictionaryString)
+    {
         if (_writeState != WriteState.Element)
             ThrowHelper.ThrowWrongState("WriteXmlnsAttribute", _writeState);
         // A declaration gives the start tag xmlns records to write: no short path until it is known.
         _plain = PlainState.None;
         if (prefix is null)
         {
-            Resolved(_nsMgr.LookupPrefix(ns.Value) ?? GeneratePrefix(ns.Value, ns));
+            Resolved(_nsMgr.LookupPrefix(ns) ?? GeneratePrefix(ns, nsDictionaryString));
         }
         else
         {
-            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns.Value, ns);
+            _nsMgr.AddNamespaceIfNotDeclared(prefix, ns, nsDictionaryString);
             Resolved(prefix);
         }
         RefreshPlainState();
