@@ -42,13 +42,18 @@ public sealed class TextTranscodingTests
         }
     }
 
-    public static TheoryData<int> LongLengths() => new([86, 87, 127, 128, 170, 171, 255, 256, 341, 342, 4096, 16383, 16384, 16385, 21845, 21846]);
+    public static TheoryData<int> LongLengths() => new([86, 87, 127, 128, 170, 171, 255, 256, 341, 342, 4096, 16383, 16384, 16385, 21845, 21846,
+        40000, 65535, 65536, 1_398_099, 1_398_100]);
 
     /// <summary>
-    /// Text longer than 85 characters is transcoded before its header is written (up to 16,384 characters) or counted
-    /// first (beyond): all ASCII, one character outside ASCII at either end, and three-byte characters in the numbers
-    /// around the point where UTF-16 is the shorter form (bytes / 2 &gt; characters), with and without one two-byte
-    /// character, give the in-box writer's bytes, header sizes from one to three length bytes included.
+    /// Text longer than 85 characters is transcoded before its header is written (up to 16,384 characters, and over a
+    /// stream up to 1,398,099, a worst case of 4 MB, unless its first 1,024 characters take more than two bytes each)
+    /// or counted first (beyond): all ASCII, one character outside ASCII at either end, three-byte characters in the
+    /// numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt; characters), with and without one
+    /// two-byte character, and a quarter of ASCII before three-byte characters (UTF-16, found only once transcoded),
+    /// give the in-box writer's bytes through the native writer over a buffer and over a stream and the drop-in
+    /// writer, header sizes from one to four length bytes included (40,000 characters of 80,000 bytes: the header
+    /// longer than the characters' count gave it, the text moved on); and a lone surrogate at the end fails as in-box.
     /// </summary>
     [Theory]
     [MemberData(nameof(LongLengths))]
@@ -63,6 +68,7 @@ public sealed class TextTranscodingTests
             texts.Add("é" + mixed[1..]);
         }
         texts.Add(new string('€', length));
+        texts.Add(ascii[..(length / 4)] + new string('€', length - length / 4));
         foreach (string text in texts)
         {
             byte[] bytes = AssertSameAsInBox(
@@ -74,6 +80,13 @@ public sealed class TextTranscodingTests
             using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
             Assert.Equal(text, r.ReadElementContentAsString());
         }
+        List<Call> lone = [new Call("StartElement", [null, "e", null]), new Call("String", [ascii[..^1] + "\uD800"]), new Call("EndElement", [])];
+        var context = new ScriptContext();
+        Type? expected = WriterScript.RunInBox(lone, context).Error?.GetType();
+        Assert.Equal(typeof(EncoderFallbackException), expected);
+        Assert.Equal(expected, WriterScript.RunNative(lone, context).Error?.GetType());
+        Assert.Equal(expected, WriterScript.RunNativeOverStream(lone, context).Error?.GetType());
+        Assert.Equal(expected, WriterScript.RunAdapter(lone, context).Error?.GetType());
     }
 
     public static TheoryData<int> LongNameLengths() => new([42, 43, 127, 128, 129, 170, 171, 341, 342, 4096, 5462, 16383, 16384, 16385, 21846]);
@@ -165,7 +178,10 @@ public sealed class TextTranscodingTests
         Assert.Null(nativeError);
         (byte[] dropIn, Exception? dropInError) = WriterScript.RunAdapter(calls, context);
         Assert.Null(dropInError);
+        (byte[] overStream, Exception? overStreamError) = WriterScript.RunNativeOverStream(calls, context);
+        Assert.Null(overStreamError);
         Assert.True(expected.AsSpan().SequenceEqual(native), $"native writer, {what}");
+        Assert.True(expected.AsSpan().SequenceEqual(overStream), $"native writer over a stream, {what}");
         Assert.True(expected.AsSpan().SequenceEqual(dropIn), $"drop-in writer, {what}");
         return expected;
     }

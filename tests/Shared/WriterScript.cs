@@ -149,6 +149,24 @@ public static class WriterScript
         return (output.WrittenSpan.ToArray(), error);
     }
 
+    /// <summary>Runs a script against <see cref="BinaryXmlWriter"/> over a stream (its own pooled buffer).</summary>
+    public static (byte[] Bytes, Exception? Error) RunNativeOverStream(IReadOnlyList<Call> calls, ScriptContext context)
+    {
+        var stream = new MemoryStream();
+        var w = new BinaryXmlWriter(stream, context.Dictionary, context.CreateWriterSession());
+        Exception? error = null;
+        try
+        {
+            foreach (Call c in calls) ApplyNative(w, c, context);
+            if (w.WriteState != WriteState.Closed) w.Flush();
+        }
+        catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException)
+        {
+            error = e;
+        }
+        return (stream.ToArray(), error);
+    }
+
     private static string? S(object? o) => (string?)o;
 
     public static void ApplyInBox(XmlDictionaryWriter w, Call c, ScriptContext ctx)

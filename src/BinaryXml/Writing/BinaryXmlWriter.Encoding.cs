@@ -17,6 +17,10 @@ public sealed partial class BinaryXmlWriter
     private const int ShortNameChars = 128 / MaxBytesPerChar;                          // names under 42 chars
     private const int ShortTextChars = byte.MaxValue / MaxBytesPerChar;                 // text up to 85 chars
     private const int UncountedTextChars = 16 * 1024;                                   // text transcoded before it is counted
+    // Over a stream, text whose worst case fits the writer's own pooled buffer at 4 MB is transcoded before it is
+    // counted too; an IBufferWriter the caller gave is asked only for what the text takes.
+    private const int UncountedStreamTextChars = (4 * 1024 * 1024 - 5) / MaxBytesPerChar;  // 1,398,099 chars
+    private const int Utf16ProbeChars = 1024;                                           // the start that tells UTF-16 text
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
 
     /// <summary>Writes a String (MC-NBFX 2.1.3) for a name, prefix, namespace or comment.</summary>
@@ -101,7 +105,9 @@ public sealed partial class BinaryXmlWriter
             _pending += 2 + length;
             return;
         }
-        int byteCount = n <= UncountedTextChars ? TryWriteUncountedUtf8TextNode(chars) : GetUtf8ByteCount(chars);
+        int byteCount = n <= UncountedTextChars || (n <= UncountedStreamTextChars && _streamOutput is not null && !StartsAsUtf16(chars))
+            ? TryWriteUncountedUtf8TextNode(chars)
+            : GetUtf8ByteCount(chars);
         if (byteCount < 0) return;
         if (byteCount / 2 > n)
         {
@@ -118,9 +124,9 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>
-    /// Writes text of up to <see cref="UncountedTextChars"/> characters as a Chars record without counting its bytes
-    /// first: transcoded behind room for the header ASCII text of as many characters takes, then the header written
-    /// in front of it, one pass over the text instead of two. Only text whose bytes take a longer header is moved on (an
+    /// Writes text of up to <see cref="UncountedTextChars"/> characters (<see cref="UncountedStreamTextChars"/> over a
+    /// stream) as a Chars record without counting its bytes first: transcoded behind room for the header ASCII text of
+    /// as many characters takes, then the header written in front of it, one pass over the text instead of two. Only text whose bytes take a longer header is moved on (an
     /// overlapping move is a call into the C runtime). Returns -1 when written, or the byte count when the text is to
     /// be written as UTF-16 instead (nothing written).
     /// </summary>
@@ -140,6 +146,14 @@ public sealed partial class BinaryXmlWriter
         ModelUtf8Chunks(chars, byteCount);
         return -1;
     }
+
+    /// <summary>
+    /// Whether long text starts as text written as UTF-16 (more than two UTF-8 bytes a character: CJK): such text is
+    /// counted before it is written, not transcoded to UTF-8 for nothing. Only a guess: text found to be UTF-16 after
+    /// it was transcoded is written as UTF-16 all the same.
+    /// </summary>
+    private static bool StartsAsUtf16(ReadOnlySpan<char> chars)
+        => Encoding.UTF8.GetByteCount(chars[..Utf16ProbeChars]) > 2 * Utf16ProbeChars;
 
     /// <summary>The size of a sized text record's header: its type byte and its length field.</summary>
     private static int TextHeaderSize(RecordType sizedType) => 1 + BinaryXmlPrimitives.GetLengthFieldSize(sizedType);
