@@ -135,17 +135,7 @@ public static class WriterScript
     public static (byte[] Bytes, Exception? Error) RunNative(IReadOnlyList<Call> calls, ScriptContext context, XmlBinaryWriterSession? session, BinaryXmlWriterOptions? options = null)
     {
         var output = new ArrayBufferWriter<byte>();
-        var w = new BinaryXmlWriter(output, context.Dictionary, session, options);
-        Exception? error = null;
-        try
-        {
-            foreach (Call c in calls) ApplyNative(w, c, context);
-            if (w.WriteState != WriteState.Closed) w.Flush();
-        }
-        catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException)
-        {
-            error = e;
-        }
+        Exception? error = Apply(new BinaryXmlWriter(output, context.Dictionary, session, options), calls, context);
         return (output.WrittenSpan.ToArray(), error);
     }
 
@@ -153,18 +143,23 @@ public static class WriterScript
     public static (byte[] Bytes, Exception? Error) RunNativeOverStream(IReadOnlyList<Call> calls, ScriptContext context)
     {
         var stream = new MemoryStream();
-        var w = new BinaryXmlWriter(stream, context.Dictionary, context.CreateWriterSession());
-        Exception? error = null;
+        Exception? error = Apply(new BinaryXmlWriter(stream, context.Dictionary, context.CreateWriterSession()), calls, context);
+        return (stream.ToArray(), error);
+    }
+
+    /// <summary>Applies a script's calls to a native writer and flushes it; returns the exception a call threw.</summary>
+    private static Exception? Apply(BinaryXmlWriter w, IReadOnlyList<Call> calls, ScriptContext context)
+    {
         try
         {
             foreach (Call c in calls) ApplyNative(w, c, context);
             if (w.WriteState != WriteState.Closed) w.Flush();
+            return null;
         }
         catch (Exception e) when (e is ArgumentException or InvalidOperationException or XmlException or NotSupportedException)
         {
-            error = e;
+            return e;
         }
-        return (stream.ToArray(), error);
     }
 
     private static string? S(object? o) => (string?)o;
