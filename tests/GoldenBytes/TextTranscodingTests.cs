@@ -52,7 +52,7 @@ public sealed class TextTranscodingTests
     /// numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt; characters), with and without one
     /// two-byte character, and a quarter of ASCII before three-byte characters (UTF-16, found only once transcoded),
     /// give the in-box writer's bytes through the native writer over a buffer and over a stream and the drop-in
-    /// writer, header sizes from one to four length bytes included (40,000 characters of 80,000 bytes: the header
+    /// writer, length fields of one, two and four bytes included (40,000 characters of 80,000 bytes: the header
     /// longer than the characters' count gave it, the text moved on); and a lone surrogate at the end fails as in-box.
     /// </summary>
     [Theory]

@@ -126,9 +126,9 @@ public sealed partial class BinaryXmlWriter
     /// <summary>
     /// Writes text of up to <see cref="UncountedTextChars"/> characters (<see cref="UncountedStreamTextChars"/> over a
     /// stream) as a Chars record without counting its bytes first: transcoded behind room for the header ASCII text of
-    /// as many characters takes, then the header written in front of it, one pass over the text instead of two. Only text whose bytes take a longer header is moved on (an
-    /// overlapping move is a call into the C runtime). Returns -1 when written, or the byte count when the text is to
-    /// be written as UTF-16 instead (nothing written).
+    /// as many characters takes, then the header written in front of it, one pass over the text instead of two. Only
+    /// text whose bytes take a longer header is moved on (an overlapping move is a call into the C runtime). Returns -1
+    /// when written, or the byte count when the text is to be written as UTF-16 instead (nothing written).
     /// </summary>
     private int TryWriteUncountedUtf8TextNode(ReadOnlySpan<char> chars)
     {
