@@ -51,9 +51,10 @@ public sealed class TextTranscodingTests
     /// or counted first (beyond): all ASCII, one character outside ASCII at either end, three-byte characters in the
     /// numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt; characters), with and without one
     /// two-byte character, and a quarter of ASCII before three-byte characters (UTF-16, found only once transcoded),
-    /// give the in-box writer's bytes through the native writer over a buffer and over a stream and the drop-in
-    /// writer, length fields of one, two and four bytes included (40,000 characters of 80,000 bytes: the header
-    /// longer than the characters' count gave it, the text moved on); and a lone surrogate at the end fails as in-box.
+    /// give the in-box writer's bytes (as text, and as an attribute's value with text followed by more text) through
+    /// the native writer over a buffer and over a stream and the drop-in writer, length fields of one, two and four
+    /// bytes included (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the
+    /// text moved on); and a lone surrogate at the end fails as in-box.
     /// </summary>
     [Theory]
     [MemberData(nameof(LongLengths))]
@@ -79,6 +80,15 @@ public sealed class TextTranscodingTests
             ], $"length {length}, text starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
             using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
             Assert.Equal(text, r.ReadElementContentAsString());
+            // As an attribute's value, and followed by more text: the record after it and the end tag as in-box.
+            AssertSameAsInBox(
+            [
+                new Call("StartElement", [null, "e", null]),
+                new Call("AttributeString", [null, "a", null, text]),
+                new Call("String", [text]),
+                new Call("String", ["x"]),
+                new Call("EndElement", []),
+            ], $"length {length}, as an attribute value and text followed by text, starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
         }
         List<Call> lone = [new Call("StartElement", [null, "e", null]), new Call("String", [ascii[..^1] + "\uD800"]), new Call("EndElement", [])];
         var context = new ScriptContext();
