@@ -17,9 +17,10 @@ public sealed partial class BinaryXmlWriter
     private const int ShortNameChars = 128 / MaxBytesPerChar;                          // names under 42 chars
     private const int ShortTextChars = byte.MaxValue / MaxBytesPerChar;                 // text up to 85 chars
     private const int UncountedTextChars = 16 * 1024;                                   // text transcoded before it is counted
+    private const int LongestTextHeader = 5;                                            // Chars32Text and its length
     // Over a stream, text whose worst case fits the writer's own pooled buffer at 4 MB is transcoded before it is
-    // counted too; an IBufferWriter the caller gave is asked only for what the text takes.
-    private const int UncountedStreamTextChars = (4 * 1024 * 1024 - 5) / MaxBytesPerChar;  // 1,398,099 chars
+    // counted too (1,398,099 chars); an IBufferWriter the caller gave is asked only for what the text takes.
+    private const int UncountedStreamTextChars = (4 * 1024 * 1024 - LongestTextHeader) / MaxBytesPerChar;
     private const int Utf16ProbeChars = 1024;                                           // the start that tells UTF-16 text
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
 
@@ -132,8 +133,7 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     private int TryWriteUncountedUtf8TextNode(ReadOnlySpan<char> chars)
     {
-        const int LongestHeader = 5; // Chars32Text and its length
-        Span<byte> span = GetSpan(LongestHeader + chars.Length * MaxBytesPerChar);
+        Span<byte> span = GetSpan(LongestTextHeader + chars.Length * MaxBytesPerChar);
         int asciiHeaderSize = TextHeaderSize(BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, chars.Length));
         int byteCount = TranscodeUtf8(chars, span[asciiHeaderSize..]);
         if (byteCount / 2 > chars.Length) return byteCount;
