@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using System.Xml;
 using Xunit;
@@ -54,7 +55,9 @@ public sealed class TextTranscodingTests
     /// give the in-box writer's bytes (as text, and as an attribute's value with text followed by more text) through
     /// the native writer over a buffer and over a stream and the drop-in writer, length fields of one, two and four
     /// bytes included (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the
-    /// text moved on); and a lone surrogate at the end fails as in-box.
+    /// text moved on); and a lone surrogate at the end fails as in-box. Text of more than 16,384 characters is also
+    /// written into outputs that have memory of sizes around its bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>),
+    /// and a lone surrogate at the end, in the middle and after text outside ASCII fails there with in-box's message.
     /// </summary>
     [Theory]
     [MemberData(nameof(LongLengths))]
@@ -72,23 +75,31 @@ public sealed class TextTranscodingTests
         texts.Add(ascii[..(length / 4)] + new string('€', length - length / 4));
         foreach (string text in texts)
         {
-            byte[] bytes = AssertSameAsInBox(
+            List<Call> asText =
             [
                 new Call("StartElement", [null, "e", null]),
                 new Call("String", [text]),
                 new Call("EndElement", []),
-            ], $"length {length}, text starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
+            ];
+            string what = $"length {length}, text starting \"{Escape(text[..Math.Min(8, text.Length)])}\"";
+            byte[] bytes = AssertSameAsInBox(asText, what);
             using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
             Assert.Equal(text, r.ReadElementContentAsString());
             // As an attribute's value, and followed by more text: the record after it and the end tag as in-box.
-            AssertSameAsInBox(
+            List<Call> asAttributeAndText =
             [
                 new Call("StartElement", [null, "e", null]),
                 new Call("AttributeString", [null, "a", null, text]),
                 new Call("String", [text]),
                 new Call("String", ["x"]),
                 new Call("EndElement", []),
-            ], $"length {length}, as an attribute value and text followed by text, starting \"{Escape(text[..Math.Min(8, text.Length)])}\"");
+            ];
+            byte[] twice = AssertSameAsInBox(asAttributeAndText, $"{what}, as an attribute value and text followed by text");
+            if (length > 16384)
+            {
+                AssertSameWithMemoryAtHand(asText, bytes, length, what);
+                AssertSameWithMemoryAtHand(asAttributeAndText, twice, length, $"{what}, as an attribute value and text followed by text");
+            }
         }
         List<Call> lone = [new Call("StartElement", [null, "e", null]), new Call("String", [ascii[..^1] + "\uD800"]), new Call("EndElement", [])];
         var context = new ScriptContext();
@@ -97,6 +108,63 @@ public sealed class TextTranscodingTests
         Assert.Equal(expected, WriterScript.RunNative(lone, context).Error?.GetType());
         Assert.Equal(expected, WriterScript.RunNativeOverStream(lone, context).Error?.GetType());
         Assert.Equal(expected, WriterScript.RunAdapter(lone, context).Error?.GetType());
+        if (length <= 16384) return;
+        string[] loneTexts = [ascii[..^1] + "\uD800", ascii[..(length / 2)] + "\uDC00" + ascii[(length / 2 + 1)..],
+            new string('€', length / 2) + ascii[(length / 2)..^(length / 4)] + "\uD800" + ascii[^(length / 4 - 1)..]];
+        foreach (string text in loneTexts)
+        {
+            lone = [new Call("StartElement", [null, "e", null]), new Call("String", [text]), new Call("EndElement", [])];
+            Exception inBox = WriterScript.RunInBox(lone, context).Error!;
+            Assert.IsType<EncoderFallbackException>(inBox);
+            foreach (int capacity in (int[])[length + 16, length * 3 / 2, 3 * length + 64])
+            {
+                Exception? error = WriterScript.RunNative(lone, context, new RecordingBufferWriter(capacity));
+                Assert.Equal(inBox.GetType(), error?.GetType());
+                Assert.Equal(inBox.Message, error!.Message);
+            }
+        }
+    }
+
+    /// <summary>
+    /// The native writer over outputs that have memory of sizes around the document's <paramref name="expected"/> bytes at
+    /// hand from the start, of text of <paramref name="length"/> characters (room for the text as ASCII only; halfway to
+    /// its bytes; one byte short of them; enough; its worst case): the in-box writer's bytes, and no output asked for
+    /// more than them (or the writer's smallest request, 256 bytes).
+    /// </summary>
+    private static void AssertSameWithMemoryAtHand(List<Call> calls, byte[] expected, int length, string what)
+    {
+        foreach (int capacity in (int[])[length + 16, (length + expected.Length) / 2, expected.Length - 1, expected.Length + 16, 3 * length + 64])
+        {
+            var output = new RecordingBufferWriter(capacity);
+            Assert.Null(WriterScript.RunNative(calls, new ScriptContext(), output));
+            Assert.True(expected.AsSpan().SequenceEqual(output.WrittenSpan), $"native writer with {capacity} bytes at hand, {what}");
+            Assert.True(output.LargestRequest <= Math.Max(256, expected.Length),
+                $"native writer with {capacity} bytes at hand asked for {output.LargestRequest} bytes, {what}");
+        }
+    }
+
+    /// <summary>An <see cref="ArrayBufferWriter{T}"/> of the given capacity that records the largest size it was asked for.</summary>
+    private sealed class RecordingBufferWriter(int capacity) : IBufferWriter<byte>
+    {
+        private readonly ArrayBufferWriter<byte> _inner = new(capacity);
+
+        public int LargestRequest { get; private set; }
+
+        public ReadOnlySpan<byte> WrittenSpan => _inner.WrittenSpan;
+
+        public void Advance(int count) => _inner.Advance(count);
+
+        public Memory<byte> GetMemory(int sizeHint = 0)
+        {
+            LargestRequest = Math.Max(LargestRequest, sizeHint);
+            return _inner.GetMemory(sizeHint);
+        }
+
+        public Span<byte> GetSpan(int sizeHint = 0)
+        {
+            LargestRequest = Math.Max(LargestRequest, sizeHint);
+            return _inner.GetSpan(sizeHint);
+        }
     }
 
     public static TheoryData<int> LongNameLengths() => new([42, 43, 127, 128, 129, 170, 171, 341, 342, 4096, 5462, 16383, 16384, 16385, 21846]);

@@ -139,6 +139,10 @@ public static class WriterScript
         return (output.WrittenSpan.ToArray(), error);
     }
 
+    /// <summary>Runs a script against <see cref="BinaryXmlWriter"/> over the given output; returns the exception a call threw.</summary>
+    public static Exception? RunNative(IReadOnlyList<Call> calls, ScriptContext context, IBufferWriter<byte> output)
+        => Apply(new BinaryXmlWriter(output, context.Dictionary, context.CreateWriterSession()), calls, context);
+
     /// <summary>Runs a script against <see cref="BinaryXmlWriter"/> over a stream (its own pooled buffer).</summary>
     public static (byte[] Bytes, Exception? Error) RunNativeOverStream(IReadOnlyList<Call> calls, ScriptContext context)
     {

@@ -106,9 +106,11 @@ public sealed partial class BinaryXmlWriter
             _pending += 2 + length;
             return;
         }
-        int byteCount = n <= UncountedTextChars || (n <= UncountedStreamTextChars && _streamOutput is not null && !StartsAsUtf16(chars))
-            ? TryWriteUncountedUtf8TextNode(chars)
-            : GetUtf8ByteCount(chars);
+        int byteCount;
+        if (n <= UncountedTextChars) byteCount = TryWriteUncountedUtf8TextNode(chars);
+        else if (StartsAsUtf16(chars)) byteCount = GetUtf8ByteCount(chars);
+        else if (n <= UncountedStreamTextChars && _streamOutput is not null) byteCount = TryWriteUncountedUtf8TextNode(chars);
+        else byteCount = TryWriteUtf8TextNodeInFreeMemory(chars);
         if (byteCount < 0) return;
         if (byteCount / 2 > n)
         {
@@ -134,8 +136,50 @@ public sealed partial class BinaryXmlWriter
     private int TryWriteUncountedUtf8TextNode(ReadOnlySpan<char> chars)
     {
         Span<byte> span = GetSpan(LongestTextHeader + chars.Length * MaxBytesPerChar);
-        int asciiHeaderSize = TextHeaderSize(BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, chars.Length));
-        int byteCount = TranscodeUtf8(chars, span[asciiHeaderSize..]);
+        int asciiHeaderSize = AsciiTextHeaderSize(chars);
+        return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, TranscodeUtf8(chars, span[asciiHeaderSize..]));
+    }
+
+    /// <summary>
+    /// Writes text longer than <see cref="TryWriteUncountedUtf8TextNode"/> takes as a Chars record into the output
+    /// memory at hand, which is not asked to grow for it: an <see cref="IBufferWriter{T}"/> that gave more than the
+    /// text takes (an <see cref="ArrayBufferWriter{T}"/> written to before) holds it transcoded before it is counted,
+    /// one pass over the text. When it does not fit, only the rest is counted, and the part transcoded is kept (copied
+    /// out and back while the output gives memory for the whole record). Memory that cannot hold the text even as ASCII
+    /// is not tried: the text is counted first. Returns -1 when written, or the byte count when the text is to be
+    /// written as UTF-16 instead (nothing written).
+    /// </summary>
+    private int TryWriteUtf8TextNodeInFreeMemory(ReadOnlySpan<char> chars)
+    {
+        int free = _memoryLength - _pending;
+        // Room behind the longest header: the header the bytes take always fits in front of them.
+        if (free - LongestTextHeader < chars.Length) return GetUtf8ByteCount(chars);
+        Span<byte> span = GetSpan(free);
+        int asciiHeaderSize = AsciiTextHeaderSize(chars);
+        Span<byte> room = span.Slice(asciiHeaderSize, free - LongestTextHeader);
+        if (TryTranscodeUtf8(chars, room, out int read, out int written)) return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, written);
+        int byteCount = written + GetUtf8ByteCount(chars, read);
+        if (byteCount / 2 > chars.Length) return byteCount;
+        byte[] transcoded = ArrayPool<byte>.Shared.Rent(written);
+        room[..written].CopyTo(transcoded);
+        WriteTextNodeWithLength(RecordType.Chars8Text, byteCount);
+        Span<byte> payload = GetSpan(byteCount);
+        transcoded.AsSpan(0, written).CopyTo(payload);
+        ArrayPool<byte>.Shared.Return(transcoded);
+        TranscodeUtf8(chars[read..], payload[written..]);
+        _pending += byteCount;
+        ModelUtf8Chunks(chars, byteCount);
+        return -1;
+    }
+
+    /// <summary>
+    /// Ends a Chars record whose <paramref name="byteCount"/> bytes were transcoded into <paramref name="span"/> behind
+    /// the header ASCII text takes (<paramref name="asciiHeaderSize"/>), with room for the longest: writes its header,
+    /// the text moved on first if its bytes take a longer one. Returns -1, or the byte count when the text is to be
+    /// written as UTF-16 instead (nothing written).
+    /// </summary>
+    private int EndUncountedUtf8TextNode(ReadOnlySpan<char> chars, Span<byte> span, int asciiHeaderSize, int byteCount)
+    {
         if (byteCount / 2 > chars.Length) return byteCount;
         RecordType type = BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, byteCount);
         int headerSize = TextHeaderSize(type);
@@ -157,6 +201,10 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>The size of a sized text record's header: its type byte and its length field.</summary>
     private static int TextHeaderSize(RecordType sizedType) => 1 + BinaryXmlPrimitives.GetLengthFieldSize(sizedType);
+
+    /// <summary>The size of the header of a Chars record of ASCII text of as many characters as <paramref name="chars"/>.</summary>
+    private static int AsciiTextHeaderSize(ReadOnlySpan<char> chars)
+        => TextHeaderSize(BinaryXmlPrimitives.GetSizedTextType(RecordType.Chars8Text, chars.Length));
 
     /// <summary>Writes UTF-8 that is already encoded as a Chars record (.NET's <c>WriteText(byte[])</c>).</summary>
     private void WriteUtf8TextNode(ReadOnlySpan<byte> utf8)
@@ -319,11 +367,32 @@ public sealed partial class BinaryXmlWriter
         return ascii + written;
     }
 
-    private static int GetUtf8ByteCount(ReadOnlySpan<char> chars)
+    /// <summary>
+    /// Transcodes <paramref name="chars"/> into <paramref name="destination"/> as far as it holds: whether all of them
+    /// were, and how many characters were read and bytes written (a surrogate pair is never split). A lone surrogate in
+    /// the part transcoded fails as .NET's writer does.
+    /// </summary>
+    private static bool TryTranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination, out int read, out int written)
+    {
+        OperationStatus status = System.Text.Ascii.FromUtf16(chars, destination, out int ascii);
+        read = written = ascii;
+        if (status == OperationStatus.Done) return true;
+        status = Utf8.FromUtf16(chars[ascii..], destination[ascii..], out int more, out int moreWritten, replaceInvalidSequences: false);
+        if (status == OperationStatus.InvalidData) ThrowInvalidText(chars);
+        read += more;
+        written += moreWritten;
+        return status == OperationStatus.Done;
+    }
+
+    /// <summary>
+    /// The UTF-8 byte count of <paramref name="chars"/> from <paramref name="start"/> on; a lone surrogate fails as .NET's
+    /// writer does, for the whole text.
+    /// </summary>
+    private static int GetUtf8ByteCount(ReadOnlySpan<char> chars, int start = 0)
     {
         try
         {
-            return BinaryXmlPrimitives.StrictUtf8.GetByteCount(chars);
+            return BinaryXmlPrimitives.StrictUtf8.GetByteCount(chars[start..]);
         }
         catch (EncoderFallbackException)
         {
