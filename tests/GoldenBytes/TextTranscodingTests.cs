@@ -49,15 +49,16 @@ public sealed class TextTranscodingTests
     /// <summary>
     /// Text longer than 85 characters is transcoded before its header is written (up to 16,384 characters, and over a
     /// stream up to 1,398,099, a worst case of 4 MB, unless its first 1,024 characters take more than two bytes each)
-    /// or counted first (beyond): all ASCII, one character outside ASCII at either end, three-byte characters in the
-    /// numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt; characters) before the ASCII ones
-    /// (with and without one two-byte character first) and after them, and a quarter of ASCII before three-byte characters (UTF-16, found only once transcoded),
-    /// give the in-box writer's bytes (as text, and as an attribute's value with text followed by more text) through
-    /// the native writer over a buffer and over a stream and the drop-in writer, length fields of one, two and four
-    /// bytes included (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the
-    /// text moved on); and a lone surrogate at the end fails as in-box. Text of more than 16,384 characters is also
-    /// written into outputs that have memory of sizes around its bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>),
-    /// and a lone surrogate at the end, in the middle and after text outside ASCII fails there with in-box's message.
+    /// or counted first (beyond, unless the memory the output has at hand holds it): all ASCII, one character outside
+    /// ASCII at either end, three-byte characters in the numbers around the point where UTF-16 is the shorter form
+    /// (bytes / 2 &gt; characters) before the ASCII ones (with and without one two-byte character first) and after
+    /// them, and a quarter of ASCII before three-byte characters (UTF-16, found only once transcoded), give the in-box
+    /// writer's bytes (as text, and as an attribute's value with text followed by more text) through the native writer
+    /// over a buffer and over a stream and the drop-in writer, length fields of one, two and four bytes included
+    /// (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the text moved on);
+    /// and a lone surrogate at the end fails as in-box. Text of more than 16,384 characters is also written into
+    /// outputs that have memory of sizes around its bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>), and a
+    /// lone surrogate at the end, in the middle and after text outside ASCII fails there with in-box's message.
     /// </summary>
     [Theory]
     [MemberData(nameof(LongLengths))]
