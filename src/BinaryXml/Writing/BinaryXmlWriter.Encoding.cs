@@ -19,7 +19,8 @@ public sealed partial class BinaryXmlWriter
     private const int UncountedTextChars = 16 * 1024;                                   // text transcoded before it is counted
     private const int LongestTextHeader = 5;                                            // Chars32Text and its length
     // Over a stream, text whose worst case fits the writer's own pooled buffer at 4 MB is transcoded before it is
-    // counted too (1,398,099 chars); an IBufferWriter the caller gave is asked only for what the text takes.
+    // counted too (1,398,099 chars); an IBufferWriter the caller gave is asked only for what the text takes, and longer
+    // text is transcoded into the memory it has given already (TryWriteUtf8TextNodeInFreeMemory).
     private const int UncountedStreamTextChars = (4 * 1024 * 1024 - LongestTextHeader) / MaxBytesPerChar;
     private const int Utf16ProbeChars = 1024;                                           // the start that tells UTF-16 text
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
