@@ -256,6 +256,16 @@ public sealed partial class BinaryXmlWriter
             modelled += bytesPerChar != CountedUtf8 ? size * bytesPerChar : lastTwo ? Encoding.UTF8.GetByteCount(chars.Slice(position, size)) : size;
             position += size;
             remaining -= size;
+            if (bytesPerChar == 1 && remaining > 2 * chunkChars)
+            {
+                // ASCII: no surrogate shortens a chunk, and each full chunk after the first flushes the buffer whatever
+                // it held (its worst case never fits behind a chunk's bytes): the chunks before the last two are
+                // skipped, and the first of those flushes as they would have.
+                int skipped = ((remaining - 1) / chunkChars - 1) * chunkChars;
+                modelled += skipped;
+                position += skipped;
+                remaining -= skipped;
+            }
         }
         _model.MoveTo(modelled, _pending);
     }
