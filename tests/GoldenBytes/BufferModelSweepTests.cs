@@ -237,21 +237,32 @@ public sealed class BufferModelSweepTests
     }
 
     [Fact]
-    public void Long_text_outside_ascii_leaves_the_buffer_where_in_box_leaves_it()
+    public void Long_text_leaves_the_buffer_where_in_box_leaves_it()
     {
         // .NET transcodes long text in chunks of 170 characters, each reserving 510 bytes; the writer counts the bytes
         // of the last two chunks only (every chunk before them is followed by a flush) and models the earlier ones at
         // a byte a character. Two-byte characters in those earlier chunks make the model's count fall short of the
         // bytes written: where the buffer stands after the text must still be where .NET's stands, which the fold of
         // a text's end element after a padding shows. Lengths of three chunks and more, transcoded before they are
-        // counted (up to 16 K characters) and counted first.
+        // counted (up to 16 K characters) and counted first. ASCII text, whose chunks before the last two the model
+        // skips, at lengths of exactly three chunks, three and a character (the last chunk fits behind the one before
+        // it), four and a character, and more.
+        var texts = new List<string>();
         foreach (int length in new[] { 341, 511, 700, 16_385 })
         {
-            string text = string.Concat(Enumerable.Range(0, length).Select(i => i % 3 == 0 ? 'x' : 'é'));
+            texts.Add(string.Concat(Enumerable.Range(0, length).Select(i => i % 3 == 0 ? 'x' : 'é')));
+        }
+        foreach (int length in new[] { 510, 511, 681, 16_385 })
+        {
+            texts.Add(new string('a', length));
+        }
+        foreach (string text in texts)
+        {
+            int length = text.Length;
             for (int padding = 0; padding < 530; padding++)
             {
                 int pad = padding;
-                AssertSame($"text of {length} characters, padding {pad}", w =>
+                AssertSame($"{(text[0] == 'a' ? "ASCII" : "mixed")} text of {length} characters, padding {pad}", w =>
                 {
                     w.WriteStartElement("r");
                     w.WriteElementString("long", text);
