@@ -369,13 +369,12 @@ public sealed partial class BinaryXmlWriter
         return (uint)(chars | chars >> 16);
     }
 
+    /// <summary>Transcodes <paramref name="chars"/> into a <paramref name="destination"/> that holds their worst case.</summary>
     private static int TranscodeUtf8Vectorized(ReadOnlySpan<char> chars, Span<byte> destination)
     {
-        if (System.Text.Ascii.FromUtf16(chars, destination, out int ascii) == OperationStatus.Done) return ascii;
-        // The ASCII characters before the first other one are written: the transcoder goes on from there.
-        OperationStatus status = Utf8.FromUtf16(chars[ascii..], destination[ascii..], out _, out int written, replaceInvalidSequences: false);
-        if (status != OperationStatus.Done) ThrowInvalidText(chars);
-        return ascii + written;
+        bool done = TryTranscodeUtf8(chars, destination, out _, out int written);
+        Debug.Assert(done, "The destination holds the worst case: only a lone surrogate stops the transcoder, and it throws.");
+        return written;
     }
 
     /// <summary>
@@ -388,6 +387,7 @@ public sealed partial class BinaryXmlWriter
         OperationStatus status = System.Text.Ascii.FromUtf16(chars, destination, out int ascii);
         read = written = ascii;
         if (status == OperationStatus.Done) return true;
+        // The ASCII characters before the first other one are written: the transcoder goes on from there.
         status = Utf8.FromUtf16(chars[ascii..], destination[ascii..], out int more, out int moreWritten, replaceInvalidSequences: false);
         if (status == OperationStatus.InvalidData) ThrowInvalidText(chars);
         read += more;
