@@ -164,12 +164,8 @@ public sealed partial class BinaryXmlWriter
         byte[] transcoded = ArrayPool<byte>.Shared.Rent(written);
         room[..written].CopyTo(transcoded);
         WriteTextNodeWithLength(RecordType.Chars8Text, byteCount);
-        Span<byte> payload = GetSpan(byteCount);
-        transcoded.AsSpan(0, written).CopyTo(payload);
+        WriteUtf8Payload(chars, byteCount, transcoded.AsSpan(0, written), read);
         ArrayPool<byte>.Shared.Return(transcoded);
-        TranscodeUtf8(chars[read..], payload[written..]);
-        _pending += byteCount;
-        ModelUtf8Chunks(chars, byteCount);
         return -1;
     }
 
@@ -214,10 +210,16 @@ public sealed partial class BinaryXmlWriter
         WriteBlock(utf8);
     }
 
-    private void WriteUtf8Payload(ReadOnlySpan<char> chars, int byteCount)
+    /// <summary>
+    /// Writes the <paramref name="byteCount"/> UTF-8 bytes of <paramref name="chars"/>, of which the first
+    /// <paramref name="read"/> characters may be <paramref name="transcoded"/> already.
+    /// </summary>
+    private void WriteUtf8Payload(ReadOnlySpan<char> chars, int byteCount, ReadOnlySpan<byte> transcoded = default, int read = 0)
     {
-        int written = TranscodeUtf8(chars, GetSpan(byteCount));
-        _pending += written;
+        Span<byte> payload = GetSpan(byteCount);
+        transcoded.CopyTo(payload);
+        TranscodeUtf8(chars[read..], payload[transcoded.Length..]);
+        _pending += byteCount;
         ModelUtf8Chunks(chars, byteCount);
     }
 
