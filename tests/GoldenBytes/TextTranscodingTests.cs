@@ -49,14 +49,17 @@ public sealed class TextTranscodingTests
     /// <summary>
     /// Text longer than 85 characters is transcoded before its header is written (up to 16,384 characters, and over a
     /// stream up to 1,398,099, a worst case of 4 MB, unless its first 1,024 characters take more than two bytes each)
-    /// or counted first (beyond, unless the memory the output has at hand holds it): all ASCII, one character outside
-    /// ASCII at either end, three-byte characters in the numbers around the point where UTF-16 is the shorter form
-    /// (bytes / 2 &gt; characters) before the ASCII ones (with and without one two-byte character first) and after
-    /// them, and a quarter of ASCII before three-byte characters (UTF-16, found only once transcoded), give the in-box
-    /// writer's bytes (as text, and as an attribute's value with text followed by more text) through the native writer
-    /// over a buffer and over a stream and the drop-in writer, length fields of one, two and four bytes included
-    /// (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the text moved on);
-    /// and a lone surrogate at the end fails as in-box. Text of more than 16,384 characters is also written into
+    /// or counted first (beyond, unless the memory the output has at hand holds it; and text whose first 32 characters
+    /// from its first non-ASCII one take more than two bytes each): all ASCII, one character outside ASCII at either
+    /// end, three-byte characters in the numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt;
+    /// characters) before the ASCII ones (with and without one two-byte character first) and after them, a quarter of
+    /// ASCII before three-byte characters (UTF-16; over a buffer beyond 16,384 characters found only once transcoded),
+    /// one three-byte character before ASCII, and 40 three-byte characters among ASCII (counted, then transcoded), give
+    /// the in-box writer's bytes (as text, and as an attribute's value with text followed by more text) through the
+    /// native writer over a buffer and over a stream and the drop-in writer, length fields of one, two and four bytes
+    /// included (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the text
+    /// moved on); a lone surrogate at the end fails as in-box, and one in three-byte text counted first with in-box's
+    /// message. Text of more than 16,384 characters is also written into
     /// outputs that have memory of sizes around its bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>), and a
     /// lone surrogate at the end, in the middle and after text outside ASCII fails there with in-box's message.
     /// </summary>
@@ -75,6 +78,10 @@ public sealed class TextTranscodingTests
         }
         texts.Add(new string('€', length));
         texts.Add(ascii[..(length / 4)] + new string('€', length - length / 4));
+        // A three-byte character first, then ASCII (its first 32 characters do not take more than two bytes each), and
+        // three-byte characters that take more from the first non-ASCII one on but not over the whole text.
+        texts.Add("€" + ascii[1..]);
+        texts.Add(ascii[..(length / 4)] + new string('€', 40) + ascii[(length / 4 + 40)..]);
         foreach (string text in texts)
         {
             List<Call> asText =
@@ -110,6 +117,18 @@ public sealed class TextTranscodingTests
         Assert.Equal(expected, WriterScript.RunNative(lone, context).Error?.GetType());
         Assert.Equal(expected, WriterScript.RunNativeOverStream(lone, context).Error?.GetType());
         Assert.Equal(expected, WriterScript.RunAdapter(lone, context).Error?.GetType());
+        // A lone surrogate in text counted before it is written, at its end and in the middle: in-box's message too.
+        foreach (string text in (string[])[new string('€', length - 1) + "\uD800", ascii[..(length / 4)] + new string('€', length / 2) + "\uDC00" + ascii[(length * 3 / 4 + 1)..]])
+        {
+            lone = [new Call("StartElement", [null, "e", null]), new Call("String", [text]), new Call("EndElement", [])];
+            Exception inBox = WriterScript.RunInBox(lone, context).Error!;
+            Assert.IsType<EncoderFallbackException>(inBox);
+            foreach (Exception? error in (Exception?[])[WriterScript.RunNative(lone, context).Error, WriterScript.RunNativeOverStream(lone, context).Error, WriterScript.RunAdapter(lone, context).Error])
+            {
+                Assert.Equal(inBox.GetType(), error?.GetType());
+                Assert.Equal(inBox.Message, error!.Message);
+            }
+        }
         if (length <= 16384) return;
         string[] loneTexts = [ascii[..^1] + "\uD800", ascii[..(length / 2)] + "\uDC00" + ascii[(length / 2 + 1)..],
             ascii[..(length / 4)] + new string('é', length / 2) + ascii[(length * 3 / 4)..^(length / 8)] + "\uD800" + ascii[^(length / 8 - 1)..]];

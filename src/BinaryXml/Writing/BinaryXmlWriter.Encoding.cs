@@ -23,6 +23,7 @@ public sealed partial class BinaryXmlWriter
     // text is transcoded into the memory it has given already (TryWriteUtf8TextNodeInFreeMemory).
     private const int UncountedStreamTextChars = (4 * 1024 * 1024 - LongestTextHeader) / MaxBytesPerChar;
     private const int Utf16ProbeChars = 1024;                                           // the start that tells UTF-16 text
+    private const int Utf16TextProbeChars = 32;                                         // the same after shorter text's ASCII start
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
 
     /// <summary>Writes a String (MC-NBFX 2.1.3) for a name, prefix, namespace or comment.</summary>
@@ -109,7 +110,7 @@ public sealed partial class BinaryXmlWriter
         }
         int byteCount;
         if (n <= UncountedTextChars) byteCount = TryWriteUncountedUtf8TextNode(chars);
-        else if (StartsAsUtf16(chars)) byteCount = GetUtf8ByteCount(chars);
+        else if (StartsAsUtf16(chars, Utf16ProbeChars)) byteCount = GetUtf8ByteCount(chars);
         else if (n <= UncountedStreamTextChars && _streamOutput is not null) byteCount = TryWriteUncountedUtf8TextNode(chars);
         else byteCount = TryWriteUtf8TextNodeInFreeMemory(chars);
         if (byteCount < 0) return;
@@ -138,7 +139,28 @@ public sealed partial class BinaryXmlWriter
     {
         Span<byte> span = GetSpan(LongestTextHeader + chars.Length * MaxBytesPerChar);
         int asciiHeaderSize = AsciiTextHeaderSize(chars);
-        return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, TranscodeUtf8(chars, span[asciiHeaderSize..]));
+        return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, TranscodeTextUtf8(chars, span[asciiHeaderSize..]));
+    }
+
+    /// <summary>
+    /// Transcodes text for <see cref="TryWriteUncountedUtf8TextNode"/> into <paramref name="destination"/> (room for its
+    /// worst case) and returns its byte count. Text that goes on from its ASCII start as text written as UTF-16 (CJK)
+    /// is counted first, and only counted if it is UTF-16: counting characters of three UTF-8 bytes is several times
+    /// faster than transcoding them, and .NET's writer counts such text too. Only a character of three bytes can begin
+    /// it (no text of one- and two-byte characters takes more than two bytes a character).
+    /// </summary>
+    private static int TranscodeTextUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
+    {
+        OperationStatus status = System.Text.Ascii.FromUtf16(chars, destination, out int ascii);
+        if (status == OperationStatus.Done) return ascii;
+        if (chars[ascii] >= '\u0800' && StartsAsUtf16(chars[ascii..], Utf16TextProbeChars))
+        {
+            int byteCount = ascii + GetUtf8ByteCount(chars, ascii);
+            if (byteCount / 2 > chars.Length) return byteCount;
+        }
+        bool done = TryTranscodeUtf8After(chars, destination, ascii, out _, out int written);
+        Debug.Assert(done, "The destination holds the worst case: only a lone surrogate stops the transcoder, and it throws.");
+        return written;
     }
 
     /// <summary>
@@ -189,12 +211,15 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>
-    /// Whether long text starts as text written as UTF-16 (more than two UTF-8 bytes a character: CJK): such text is
-    /// counted before it is written, not transcoded to UTF-8 for nothing. Only a guess: text found to be UTF-16 after
-    /// it was transcoded is written as UTF-16 all the same.
+    /// Whether text starts as text written as UTF-16 (more than two UTF-8 bytes a character: CJK) in its first
+    /// <paramref name="probeChars"/> characters: such text is counted before it is written, not transcoded to UTF-8 for
+    /// nothing. Only a guess: text found to be UTF-16 after it was transcoded is written as UTF-16 all the same.
     /// </summary>
-    private static bool StartsAsUtf16(ReadOnlySpan<char> chars)
-        => Encoding.UTF8.GetByteCount(chars[..Utf16ProbeChars]) > 2 * Utf16ProbeChars;
+    private static bool StartsAsUtf16(ReadOnlySpan<char> chars, int probeChars)
+    {
+        ReadOnlySpan<char> probe = chars[..Math.Min(probeChars, chars.Length)];
+        return Encoding.UTF8.GetByteCount(probe) > 2 * probe.Length;
+    }
 
     /// <summary>The size of a sized text record's header: its type byte and its length field.</summary>
     private static int TextHeaderSize(RecordType sizedType) => 1 + BinaryXmlPrimitives.GetLengthFieldSize(sizedType);
@@ -387,13 +412,21 @@ public sealed partial class BinaryXmlWriter
     private static bool TryTranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination, out int read, out int written)
     {
         OperationStatus status = System.Text.Ascii.FromUtf16(chars, destination, out int ascii);
+        if (status != OperationStatus.Done) return TryTranscodeUtf8After(chars, destination, ascii, out read, out written);
         read = written = ascii;
-        if (status == OperationStatus.Done) return true;
-        // The ASCII characters before the first other one are written: the transcoder goes on from there.
-        status = Utf8.FromUtf16(chars[ascii..], destination[ascii..], out int more, out int moreWritten, replaceInvalidSequences: false);
+        return true;
+    }
+
+    /// <summary>
+    /// <see cref="TryTranscodeUtf8"/> after its first step, which wrote the <paramref name="ascii"/> ASCII characters
+    /// before the first other one (or as many as the destination holds): the transcoder goes on from there.
+    /// </summary>
+    private static bool TryTranscodeUtf8After(ReadOnlySpan<char> chars, Span<byte> destination, int ascii, out int read, out int written)
+    {
+        OperationStatus status = Utf8.FromUtf16(chars[ascii..], destination[ascii..], out int more, out int moreWritten, replaceInvalidSequences: false);
         if (status == OperationStatus.InvalidData) ThrowInvalidText(chars);
-        read += more;
-        written += moreWritten;
+        read = ascii + more;
+        written = ascii + moreWritten;
         return status == OperationStatus.Done;
     }
 
