@@ -54,7 +54,8 @@ public sealed class TextTranscodingTests
     /// end, three-byte characters in the numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt;
     /// characters) before the ASCII ones (with and without one two-byte character first) and after them, a quarter of
     /// ASCII before three-byte characters (UTF-16; over a buffer beyond 16,384 characters found only once transcoded),
-    /// one three-byte character before ASCII, and 40 three-byte characters among ASCII (counted, then transcoded), give
+    /// one three-byte character before ASCII, 40 three-byte characters among ASCII (counted, then transcoded), and
+    /// surrogate pairs among three-byte characters (UTF-16 known from the first half counted), give
     /// the in-box writer's bytes (as text, and as an attribute's value with text followed by more text) through the
     /// native writer over a buffer and over a stream and the drop-in writer, length fields of one, two and four bytes
     /// included (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the text
@@ -82,6 +83,10 @@ public sealed class TextTranscodingTests
         // three-byte characters that take more from the first non-ASCII one on but not over the whole text.
         texts.Add("€" + ascii[1..]);
         texts.Add(ascii[..(length / 4)] + new string('€', 40) + ascii[(length / 4 + 40)..]);
+        // Surrogate pairs among three-byte characters (UTF-16, settled before its end): the pieces counted keep each
+        // pair whole, wherever they end.
+        string pairs = string.Concat(Enumerable.Repeat("€😀", length / 3));
+        texts.Add(pairs + new string('€', length - pairs.Length));
         foreach (string text in texts)
         {
             List<Call> asText =

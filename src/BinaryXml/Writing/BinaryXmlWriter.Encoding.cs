@@ -110,7 +110,7 @@ public sealed partial class BinaryXmlWriter
         }
         int byteCount;
         if (n <= UncountedTextChars) byteCount = TryWriteUncountedUtf8TextNode(chars);
-        else if (StartsAsUtf16(chars, Utf16ProbeChars)) byteCount = GetUtf8ByteCount(chars);
+        else if (StartsAsUtf16(chars, Utf16ProbeChars)) byteCount = CountUtf8OrUtf16(chars, 0);
         else if (n <= UncountedStreamTextChars && _streamOutput is not null) byteCount = TryWriteUncountedUtf8TextNode(chars);
         else byteCount = TryWriteUtf8TextNodeInFreeMemory(chars);
         if (byteCount < 0) return;
@@ -155,7 +155,7 @@ public sealed partial class BinaryXmlWriter
         if (status == OperationStatus.Done) return ascii;
         if (chars[ascii] >= '\u0800' && StartsAsUtf16(chars[ascii..], Utf16TextProbeChars))
         {
-            int byteCount = ascii + GetUtf8ByteCount(chars, ascii);
+            int byteCount = CountUtf8OrUtf16(chars, ascii);
             if (byteCount / 2 > chars.Length) return byteCount;
         }
         bool done = TryTranscodeUtf8After(chars, destination, ascii, out _, out int written);
@@ -208,6 +208,39 @@ public sealed partial class BinaryXmlWriter
         _pending += byteCount;
         ModelUtf8Chunks(chars, byteCount);
         return -1;
+    }
+
+    /// <summary>
+    /// The UTF-8 byte count of text that starts as text written as UTF-16 (<see cref="StartsAsUtf16"/>), of which the
+    /// <paramref name="start"/> characters before are ASCII, counted only as far as it takes to know: once the bytes
+    /// counted and one a character for the rest make more than two a character, the text is written as UTF-16 whatever
+    /// the rest holds, and the rest is only searched for surrogates (a lone one fails as .NET's writer, which counts it
+    /// all, fails). Returns the byte count, or for text written as UTF-16 at least twice its characters and two. A
+    /// piece counted takes at least what it needs to settle the text if all its characters take three bytes, and at
+    /// least as many characters as were counted before it (CJK text is settled by its first half).
+    /// </summary>
+    private static int CountUtf8OrUtf16(ReadOnlySpan<char> chars, int start)
+    {
+        // bytes / 2 > characters: UTF-16 from twice the characters and two bytes on.
+        int utf16Bytes = 2 * chars.Length + 2;
+        int byteCount = start;
+        int position = start;
+        while (true)
+        {
+            int remaining = chars.Length - position;
+            // Bytes still needed beyond one a character for the rest: none, and the text is UTF-16.
+            int needed = utf16Bytes - byteCount - remaining;
+            if (needed <= 0) break;
+            if (remaining == 0) return byteCount;
+            int piece = Math.Min(remaining, Math.Max((needed + 1) / 2, Math.Max(Utf16TextProbeChars, position - start)));
+            // A surrogate pair is counted whole.
+            if (piece < remaining && char.IsHighSurrogate(chars[position + piece - 1])) piece++;
+            byteCount += GetUtf8ByteCount(chars, position, piece);
+            position += piece;
+        }
+        if (chars[position..].ContainsAnyInRange('\uD800', '\uDFFF')) GetUtf8ByteCount(chars, position);
+        // At least the bytes of the text: one a character for the rest.
+        return byteCount + chars.Length - position;
     }
 
     /// <summary>
@@ -431,14 +464,14 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>
-    /// The UTF-8 byte count of <paramref name="chars"/> from <paramref name="start"/> on; a lone surrogate fails as .NET's
-    /// writer does, for the whole text.
+    /// The UTF-8 byte count of <paramref name="chars"/> from <paramref name="start"/> on (<paramref name="length"/>
+    /// characters; -1: to the end); a lone surrogate fails as .NET's writer does, for the whole text.
     /// </summary>
-    private static int GetUtf8ByteCount(ReadOnlySpan<char> chars, int start = 0)
+    private static int GetUtf8ByteCount(ReadOnlySpan<char> chars, int start = 0, int length = -1)
     {
         try
         {
-            return BinaryXmlPrimitives.StrictUtf8.GetByteCount(chars[start..]);
+            return BinaryXmlPrimitives.StrictUtf8.GetByteCount(length < 0 ? chars[start..] : chars.Slice(start, length));
         }
         catch (EncoderFallbackException)
         {
