@@ -178,14 +178,18 @@ public class W1_PrimitiveValues : WriterScenario
     public void NativeElementValue() { BinaryXmlWriter w = ResetNative(); WriteElementValues(w); w.Flush(); }
 }
 
-/// <summary>W2: one string as element content; Limit is <c>Encoding.UTF8.GetBytes</c> of the same string.</summary>
+/// <summary>
+/// W2: one string as element content; Limit is <c>Encoding.UTF8.GetBytes</c> of the same string. "ascii" is English,
+/// "mixed" Latin text with two- and three-byte characters (written as UTF-8), "cjk" Japanese and Chinese (three UTF-8
+/// bytes a character: written as UTF-16, so the transcoder is not its limit).
+/// </summary>
 [MemoryDiagnoser]
 public class W2_Strings : WriterScenario
 {
     [Params(8, 64, 4096, 1 << 20)]
     public int Length { get; set; } = 64;
 
-    [Params("ascii", "mixed")]
+    [Params("ascii", "mixed", "cjk")]
     public string Text { get; set; } = "ascii";
 
     private string _value = "";
@@ -195,8 +199,13 @@ public class W2_Strings : WriterScenario
     public void Setup()
     {
         CreateWriters();
-        string unit = Text == "ascii" ? "The quick brown fox jumps over the lazy dog. " : "Zoë Müller — naïve café ",
-            repeated = string.Concat(Enumerable.Repeat(unit, Length / unit.Length + 1));
+        string unit = Text switch
+        {
+            "ascii" => "The quick brown fox jumps over the lazy dog. ",
+            "cjk" => "日本語のテキストを書く。中文文本。",
+            _ => "Zoë Müller — naïve café ",
+        };
+        string repeated = string.Concat(Enumerable.Repeat(unit, Length / unit.Length + 1));
         _value = repeated[..Length];
         _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
         Support.GuardBytes($"W2 {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
