@@ -117,9 +117,9 @@ public sealed partial class BinaryXmlWriter
         if (byteCount / 2 > n)
         {
             WriteTextNodeWithLength(RecordType.UnicodeChars8Text, n * 2);
-            WriteUtf16(chars, GetSpan(n * 2));
-            _pending += n * 2;
-            ModelChunks(chars, n * 2, Utf16ChunkChars, reservePerChar: 2, bytesPerChar: 2);
+            // Modelled before it is written: over a stream, long text is handed on as it is (WriteModelledBytes).
+            ModelChunks(chars, _pending + n * 2, n * 2, Utf16ChunkChars, reservePerChar: 2, bytesPerChar: 2);
+            WriteUtf16Payload(chars);
         }
         else
         {
@@ -132,8 +132,9 @@ public sealed partial class BinaryXmlWriter
     /// Writes text of up to <see cref="UncountedTextChars"/> characters (<see cref="UncountedStreamTextChars"/> over a
     /// stream) as a Chars record without counting its bytes first: transcoded behind room for the header ASCII text of
     /// as many characters takes, then the header written in front of it, one pass over the text instead of two. Only
-    /// text whose bytes take a longer header is moved on (an overlapping move is a call into the C runtime). Returns -1
-    /// when written, or the byte count when the text is to be written as UTF-16 instead (nothing written).
+    /// text whose bytes take a longer header is moved on (an overlapping move is a call into the C runtime). Text that
+    /// goes on from its ASCII start as CJK is counted first (<see cref="TranscodeTextUtf8"/>). Returns -1 when written,
+    /// or the byte count when the text is to be written as UTF-16 instead (nothing written).
     /// </summary>
     private int TryWriteUncountedUtf8TextNode(ReadOnlySpan<char> chars)
     {
@@ -216,8 +217,9 @@ public sealed partial class BinaryXmlWriter
     /// counted and one a character for the rest make more than two a character, the text is written as UTF-16 whatever
     /// the rest holds, and the rest is only searched for surrogates (a lone one fails as .NET's writer, which counts it
     /// all, fails). Returns the byte count, or for text written as UTF-16 at least twice its characters and two. A
-    /// piece counted takes at least what it needs to settle the text if all its characters take three bytes, and at
-    /// least as many characters as were counted before it (CJK text is settled by its first half).
+    /// piece counted takes at least what it needs to settle the text if all its characters take three bytes (CJK text
+    /// is settled by its first half), and no fewer characters than the probe's or than were counted before it (a text
+    /// that is not settled so is counted in a few pieces, not many).
     /// </summary>
     private static int CountUtf8OrUtf16(ReadOnlySpan<char> chars, int start)
     {
@@ -286,23 +288,23 @@ public sealed partial class BinaryXmlWriter
     /// per char) needs no chunk's byte count.
     /// </summary>
     private void ModelUtf8Chunks(ReadOnlySpan<char> chars, int byteCount)
-        => ModelChunks(chars, byteCount, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
+        => ModelChunks(chars, _pending, byteCount, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
 
     /// <summary>
     /// Models .NET's chunked transcoding of a long string: chunks of 170 chars for UTF-8 (256 for UTF-16), one
     /// char shorter when a chunk would end on a high surrogate, each reserving its worst case. Only the byte counts
     /// of the last two chunks can change the outcome (every earlier full chunk forces a flush), so only those are
     /// counted exactly when <paramref name="bytesPerChar"/> is <see cref="CountedUtf8"/> (UTF-8 that is not all ASCII);
-    /// otherwise a chunk is that many bytes per char. The text's <paramref name="byteCount"/> bytes are the last
-    /// written.
+    /// otherwise a chunk is that many bytes per char. The text's <paramref name="byteCount"/> bytes end at the writer's
+    /// position <paramref name="end"/> (written, or about to be).
     /// </summary>
-    private void ModelChunks(ReadOnlySpan<char> chars, int byteCount, int chunkChars, int reservePerChar, int bytesPerChar)
+    private void ModelChunks(ReadOnlySpan<char> chars, int end, int byteCount, int chunkChars, int reservePerChar, int bytesPerChar)
     {
         int remaining = chars.Length;
         int position = 0;
         // The chunks are modelled at the positions their counted bytes give; the offset after the last is then the
-        // offset at the writer's position.
-        int modelled = _pending - byteCount;
+        // offset at the text's end.
+        int modelled = end - byteCount;
         while (remaining > 0)
         {
             int size = remaining;
@@ -327,7 +329,7 @@ public sealed partial class BinaryXmlWriter
                 remaining -= skipped;
             }
         }
-        _model.MoveTo(modelled, _pending);
+        _model.MoveTo(modelled, end);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -478,6 +480,21 @@ public sealed partial class BinaryXmlWriter
             ThrowInvalidText(chars);
             return 0;
         }
+    }
+
+    /// <summary>
+    /// Writes the UTF-16 payload of a text record, modelled already: its bytes as they are in memory (little-endian),
+    /// which an output stream takes without a copy into the buffer when they are many.
+    /// </summary>
+    private void WriteUtf16Payload(ReadOnlySpan<char> chars)
+    {
+        if (BitConverter.IsLittleEndian)
+        {
+            WriteModelledBytes(MemoryMarshal.AsBytes(chars));
+            return;
+        }
+        WriteUtf16(chars, GetSpan(chars.Length * 2));
+        _pending += chars.Length * 2;
     }
 
     private static int WriteUtf16(ReadOnlySpan<char> chars, Span<byte> destination)
