@@ -246,7 +246,10 @@ public sealed class BufferModelSweepTests
         // a text's end element after a padding shows. Lengths of three chunks and more, transcoded before they are
         // counted (up to 16 K characters) and counted first. ASCII text, whose chunks before the last two the model
         // skips, at lengths of exactly three chunks, three and a character (the last chunk fits behind the one before
-        // it), four and a character, and more.
+        // it), four and a character, and more. CJK text, written as UTF-16 in chunks of 256 characters (512 bytes) and
+        // modelled before it is written (over a stream, 2 KB and more go to the stream past the buffer): one chunk, one
+        // and a character, two, four (2 KB) and more, and a surrogate pair across the first chunk's end (the chunk one
+        // character shorter, every later one moved).
         var texts = new List<string>();
         foreach (int length in new[] { 341, 511, 700, 16_385 })
         {
@@ -256,13 +259,18 @@ public sealed class BufferModelSweepTests
         {
             texts.Add(new string('a', length));
         }
+        foreach (int length in new[] { 256, 257, 512, 1023, 1024, 1025, 16_385 })
+        {
+            texts.Add(new string('の', length));
+        }
+        texts.Add(new string('の', 255) + "😀" + new string('の', 1022));
         foreach (string text in texts)
         {
             int length = text.Length;
             for (int padding = 0; padding < 530; padding++)
             {
                 int pad = padding;
-                AssertSame($"{(text[0] == 'a' ? "ASCII" : "mixed")} text of {length} characters, padding {pad}", w =>
+                AssertSame($"{(text[0] switch { 'a' => "ASCII", 'の' => "CJK", _ => "mixed" })} text of {length} characters, padding {pad}", w =>
                 {
                     w.WriteStartElement("r");
                     w.WriteElementString("long", text);
