@@ -95,7 +95,7 @@ public sealed partial class BinaryXmlWriter
             int reservation = 2 + n * MaxBytesPerChar;
             BeginTextNode(reservation);
             Span<byte> span = GetSpan(reservation);
-            int length = TranscodeUtf8(chars, span[2..]);
+            int length = TranscodeUtf8(chars, span[2..], asText: true);
             RecordType type = RecordType.Chars8Text;
             if (length / 2 > n)
             {
@@ -153,7 +153,12 @@ public sealed partial class BinaryXmlWriter
     private static int TranscodeTextUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
     {
         OperationStatus status = System.Text.Ascii.FromUtf16(chars, destination, out int ascii);
-        if (status == OperationStatus.Done) return ascii;
+        return status == OperationStatus.Done ? ascii : TranscodeTextUtf8After(chars, destination, ascii);
+    }
+
+    /// <summary><see cref="TranscodeTextUtf8"/> after the <paramref name="ascii"/> ASCII characters before the first other one.</summary>
+    private static int TranscodeTextUtf8After(ReadOnlySpan<char> chars, Span<byte> destination, int ascii)
+    {
         if (chars[ascii] >= '\u0800' && StartsAsUtf16(chars[ascii..], Utf16TextProbeChars))
         {
             int byteCount = CountUtf8OrUtf16(chars, ascii);
@@ -332,8 +337,13 @@ public sealed partial class BinaryXmlWriter
         _model.MoveTo(modelled, end);
     }
 
+    /// <summary>
+    /// Transcodes <paramref name="chars"/> into a <paramref name="destination"/> that holds their worst case; text
+    /// (<paramref name="asText"/>) of more than 16 characters that goes on from its ASCII start as CJK only counted if it
+    /// is to be written as UTF-16 (<see cref="TranscodeTextUtf8"/>).
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
+    private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination, bool asText = false)
     {
         // Names and short texts are mostly ASCII: a narrowing copy, with the full transcoder for the rest. Up to 16
         // characters (most names) are tested and narrowed inline, in the caller, in one or two steps; the vectorised
@@ -350,7 +360,7 @@ public sealed partial class BinaryXmlWriter
                 return n;
             }
         }
-        return TranscodeUtf8Vectorized(chars, destination);
+        return asText && n > 16 ? TranscodeTextUtf8(chars, destination) : TranscodeUtf8Vectorized(chars, destination);
     }
 
     /// <summary>
