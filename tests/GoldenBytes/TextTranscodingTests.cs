@@ -44,30 +44,31 @@ public sealed class TextTranscodingTests
         }
     }
 
-    public static TheoryData<int> LongLengths() => new([17, 24, 31, 32, 33, 64, 85, 86, 87, 127, 128, 170, 171, 255, 256, 341, 342, 4096, 16383, 16384, 16385, 21845, 21846,
-        40000, 65535, 65536, 1_398_099, 1_398_100]);
+    public static TheoryData<int> RecordFormLengths() => new([17, 24, 31, 32, 33, 64, 85, 86, 87, 127, 128, 170, 171, 255, 256, 341,
+        342, 4096, 16383, 16384, 16385, 21845, 21846, 40000, 65535, 65536, 1_398_099, 1_398_100]);
 
     /// <summary>
     /// Text of up to 85 characters is transcoded behind room for the longest it can take, and written as UTF-16 instead
     /// when that is shorter; text longer than 85 characters is transcoded before its header is written (up to 16,384
-    /// characters, and over a stream up to 1,398,099, a worst case of 4 MB, unless its first 1,024 characters take more than two bytes each)
-    /// or counted first (beyond, unless the memory the output has at hand holds it; and text whose first 32 characters
-    /// from its first non-ASCII one take more than two bytes each, from 17 characters on): all ASCII, one character outside ASCII at either
-    /// end, three-byte characters in the numbers around the point where UTF-16 is the shorter form (bytes / 2 &gt;
-    /// characters) before the ASCII ones (with and without one two-byte character first) and after them, a quarter of
-    /// ASCII before three-byte characters (UTF-16; over a buffer beyond 16,384 characters found only once transcoded),
-    /// one three-byte character before ASCII, 40 three-byte characters among ASCII (counted, then transcoded), and
-    /// surrogate pairs among three-byte characters (UTF-16 known from the first half counted), give
-    /// the in-box writer's bytes (as text, and as an attribute's value with text followed by more text) through the
-    /// native writer over a buffer and over a stream and the drop-in writer, length fields of one, two and four bytes
-    /// included (40,000 characters of 80,000 bytes: the header longer than the characters' count gave it, the text
-    /// moved on); a lone surrogate at the end fails as in-box, and one in three-byte text counted first with in-box's
-    /// message (up to 31 characters, .NET's index counts from the first character outside ASCII). Text of more than 16,384 characters is also written into
-    /// outputs that have memory of sizes around its bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>), and a
-    /// lone surrogate at the end, in the middle and after text outside ASCII fails there with in-box's message.
+    /// characters, and over a stream up to 1,398,099, a worst case of 4 MB, unless its first 1,024 characters take more
+    /// than two bytes each) or counted first (beyond, unless the memory the output has at hand holds it; and text whose
+    /// first 32 characters from its first non-ASCII one take more than two bytes each, from 17 characters on): all
+    /// ASCII, one character outside ASCII at either end, three-byte characters in the numbers around the point where
+    /// UTF-16 is the shorter form (bytes / 2 &gt; characters) before the ASCII ones (with and without one two-byte
+    /// character first) and after them, a quarter of ASCII before three-byte characters (UTF-16; over a buffer beyond
+    /// 16,384 characters found only once transcoded), one three-byte character before ASCII, 40 three-byte characters
+    /// among ASCII (counted, then transcoded), and surrogate pairs among three-byte characters (UTF-16 known from the
+    /// first half counted), give the in-box writer's bytes (as text, and as an attribute's value with text followed by
+    /// more text) through the native writer over a buffer and over a stream and the drop-in writer, length fields of
+    /// one, two and four bytes included (40,000 characters of 80,000 bytes: the header longer than the characters'
+    /// count gave it, the text moved on); a lone surrogate at the end fails as in-box, and one in three-byte text
+    /// counted first with in-box's message (up to 31 characters, .NET's index counts from the first character outside
+    /// ASCII). Text of more than 16,384 characters is also written into outputs that have memory of sizes around its
+    /// bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>), and a lone surrogate at the end, in the middle and
+    /// after text outside ASCII fails there with in-box's message.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LongLengths))]
+    [MemberData(nameof(RecordFormLengths))]
     public void Text_of_every_record_form_is_written_as_in_box(int length)
     {
         string ascii = new('t', length);
@@ -125,12 +126,19 @@ public sealed class TextTranscodingTests
         Assert.Equal(expected, WriterScript.RunNativeOverStream(lone, context).Error?.GetType());
         Assert.Equal(expected, WriterScript.RunAdapter(lone, context).Error?.GetType());
         // A lone surrogate in text counted before it is written, at its end and in the middle: in-box's message too.
-        foreach (string text in (string[])[new string('€', length - 1) + "\uD800", ascii[..(length / 4)] + new string('€', length / 2) + "\uDC00" + ascii[(length * 3 / 4 + 1)..]])
+        string[] countedLoneTexts =
+        [
+            new string('€', length - 1) + "\uD800",
+            ascii[..(length / 4)] + new string('€', length / 2) + "\uDC00" + ascii[(length * 3 / 4 + 1)..],
+        ];
+        foreach (string text in countedLoneTexts)
         {
             lone = [new Call("StartElement", [null, "e", null]), new Call("String", [text]), new Call("EndElement", [])];
             Exception inBox = WriterScript.RunInBox(lone, context).Error!;
             Assert.IsType<EncoderFallbackException>(inBox);
-            foreach (Exception? error in (Exception?[])[WriterScript.RunNative(lone, context).Error, WriterScript.RunNativeOverStream(lone, context).Error, WriterScript.RunAdapter(lone, context).Error])
+            Exception?[] errors =
+                [WriterScript.RunNative(lone, context).Error, WriterScript.RunNativeOverStream(lone, context).Error, WriterScript.RunAdapter(lone, context).Error];
+            foreach (Exception? error in errors)
             {
                 Assert.Equal(inBox.GetType(), error?.GetType());
                 Assert.Equal(inBox.Message, error!.Message);

@@ -145,10 +145,11 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// Transcodes text of more than 16 characters (short text, and <see cref="TryWriteUncountedUtf8TextNode"/>'s) into
-    /// <paramref name="destination"/> (room for its worst case) and returns its byte count. Text that goes on from its ASCII start as text written as UTF-16 (CJK)
-    /// is counted first, and only counted if it is UTF-16: counting characters of three UTF-8 bytes is several times
-    /// faster than transcoding them, and .NET's writer counts such text too. Only a character of three bytes can begin
-    /// it (no text of one- and two-byte characters takes more than two bytes a character).
+    /// <paramref name="destination"/> (room for its worst case) and returns its byte count. Text that goes on from its
+    /// ASCII start as text written as UTF-16 (CJK) is counted first, and only counted if it is UTF-16: counting
+    /// characters of three UTF-8 bytes is several times faster than transcoding them, and .NET's writer counts such
+    /// text too. Only a character of three bytes can begin it (no text of one- and two-byte characters takes more than
+    /// two bytes a character).
     /// </summary>
     private static int TranscodeTextUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
     {
