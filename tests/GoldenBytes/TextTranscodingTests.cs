@@ -55,17 +55,18 @@ public sealed class TextTranscodingTests
     /// first 32 characters from its first non-ASCII one take more than two bytes each, from 17 characters on): all
     /// ASCII, one character outside ASCII at either end, three-byte characters in the numbers around the point where
     /// UTF-16 is the shorter form (bytes / 2 &gt; characters) before the ASCII ones (with and without one two-byte
-    /// character first) and after them, a quarter of ASCII before three-byte characters (UTF-16; over a buffer beyond
-    /// 16,384 characters found only once transcoded), one three-byte character before ASCII, 40 three-byte characters
-    /// among ASCII (counted, then transcoded), and surrogate pairs among three-byte characters (UTF-16 known from the
-    /// first half counted), give the in-box writer's bytes (as text, and as an attribute's value with text followed by
-    /// more text) through the native writer over a buffer and over a stream and the drop-in writer, length fields of
-    /// one, two and four bytes included (40,000 characters of 80,000 bytes: the header longer than the characters'
-    /// count gave it, the text moved on); a lone surrogate at the end fails as in-box, and one in three-byte text
-    /// counted first with in-box's message (up to 31 characters, .NET's index counts from the first character outside
-    /// ASCII). Text of more than 16,384 characters is also written into outputs that have memory of sizes around its
-    /// bytes at hand (<see cref="AssertSameWithMemoryAtHand"/>), and a lone surrogate at the end, in the middle and
-    /// after text outside ASCII fails there with in-box's message.
+    /// character first) and after them, a quarter of ASCII before three-byte characters (UTF-16, counted from the first
+    /// three-byte character on), one three-byte character before ASCII, 40 three-byte characters among ASCII (counted,
+    /// then transcoded; beyond 16,384 characters 2,048, which fill the probe of long text after its ASCII start), and
+    /// surrogate pairs among three-byte characters (UTF-16 known from the first half counted), give the in-box writer's
+    /// bytes (as text, and as an attribute's value with text followed by more text) through the native writer over a
+    /// buffer and over a stream and the drop-in writer, length fields of one, two and four bytes included (40,000
+    /// characters of 80,000 bytes: the header longer than the characters' count gave it, the text moved on); a lone
+    /// surrogate at the end fails as in-box, and one in three-byte text counted first with in-box's message (up to 31
+    /// characters, .NET's index counts from the first character outside ASCII). Text of more than 16,384 characters is
+    /// also written into outputs that have memory of sizes around its bytes at hand
+    /// (<see cref="AssertSameWithMemoryAtHand"/>), and a lone surrogate at the end, in the middle, after text outside
+    /// ASCII and in three-byte text after ASCII fails there with in-box's message.
     /// </summary>
     [Theory]
     [MemberData(nameof(RecordFormLengths))]
@@ -86,6 +87,7 @@ public sealed class TextTranscodingTests
         // three-byte characters that take more from the first non-ASCII one on but not over the whole text.
         texts.Add("€" + ascii[1..]);
         if (length >= 60) texts.Add(ascii[..(length / 4)] + new string('€', 40) + ascii[(length / 4 + 40)..]);
+        if (length > 16384) texts.Add(ascii[..(length / 4)] + new string('€', 2048) + ascii[(length / 4 + 2048)..]);
         // Surrogate pairs among three-byte characters (UTF-16, settled before its end): the pieces counted keep each
         // pair whole, wherever they end.
         string pairs = string.Concat(Enumerable.Repeat("€😀", length / 3));
@@ -146,7 +148,8 @@ public sealed class TextTranscodingTests
         }
         if (length <= 16384) return;
         string[] loneTexts = [ascii[..^1] + "\uD800", ascii[..(length / 2)] + "\uDC00" + ascii[(length / 2 + 1)..],
-            ascii[..(length / 4)] + new string('é', length / 2) + ascii[(length * 3 / 4)..^(length / 8)] + "\uD800" + ascii[^(length / 8 - 1)..]];
+            ascii[..(length / 4)] + new string('é', length / 2) + ascii[(length * 3 / 4)..^(length / 8)] + "\uD800" + ascii[^(length / 8 - 1)..],
+            countedLoneTexts[1]];
         foreach (string text in loneTexts)
         {
             lone = [new Call("StartElement", [null, "e", null]), new Call("String", [text]), new Call("EndElement", [])];

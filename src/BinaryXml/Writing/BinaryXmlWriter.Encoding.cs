@@ -22,7 +22,7 @@ public sealed partial class BinaryXmlWriter
     // counted too (1,398,099 chars); an IBufferWriter the caller gave is asked only for what the text takes, and longer
     // text is transcoded into the memory it has given already (TryWriteUtf8TextNodeInFreeMemory).
     private const int UncountedStreamTextChars = (4 * 1024 * 1024 - LongestTextHeader) / MaxBytesPerChar;
-    private const int Utf16ProbeChars = 1024;                                           // the start that tells UTF-16 text
+    private const int Utf16ProbeChars = 1024;                                           // what tells long UTF-16 text, at its start or after ASCII
     private const int Utf16TextProbeChars = 32;                                         // the same after shorter text's ASCII start
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
 
@@ -148,8 +148,7 @@ public sealed partial class BinaryXmlWriter
     /// <paramref name="destination"/> (room for its worst case) and returns its byte count. Text that goes on from its
     /// ASCII start as text written as UTF-16 (CJK) is counted first, and only counted if it is UTF-16: counting
     /// characters of three UTF-8 bytes is several times faster than transcoding them, and .NET's writer counts such
-    /// text too. Only a character of three bytes can begin it (no text of one- and two-byte characters takes more than
-    /// two bytes a character).
+    /// text too.
     /// </summary>
     private static int TranscodeTextUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
     {
@@ -160,7 +159,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary><see cref="TranscodeTextUtf8"/> after the <paramref name="ascii"/> ASCII characters before the first other one.</summary>
     private static int TranscodeTextUtf8After(ReadOnlySpan<char> chars, Span<byte> destination, int ascii)
     {
-        if (chars[ascii] >= '\u0800' && StartsAsUtf16(chars[ascii..], Utf16TextProbeChars))
+        if (GoesOnAsUtf16(chars, ascii, Utf16TextProbeChars))
         {
             int byteCount = CountUtf8OrUtf16(chars, ascii);
             if (byteCount / 2 > chars.Length) return byteCount;
@@ -176,8 +175,9 @@ public sealed partial class BinaryXmlWriter
     /// text takes (an <see cref="ArrayBufferWriter{T}"/> written to before) holds it transcoded before it is counted,
     /// one pass over the text. When it does not fit, only the rest is counted, and the part transcoded is kept (copied
     /// out and back while the output gives memory for the whole record). Memory that cannot hold the text even as ASCII
-    /// is not tried: the text is counted first. Returns -1 when written, or the byte count when the text is to be
-    /// written as UTF-16 instead (nothing written).
+    /// is not tried: the text is counted first. So is text that goes on from an ASCII start as CJK, as far as it takes to
+    /// know whether it is UTF-16. Returns -1 when written, or the text's byte count when it was only counted (nothing
+    /// written).
     /// </summary>
     private int TryWriteUtf8TextNodeInFreeMemory(ReadOnlySpan<char> chars)
     {
@@ -187,7 +187,12 @@ public sealed partial class BinaryXmlWriter
         Span<byte> span = GetSpan(free);
         int asciiHeaderSize = AsciiTextHeaderSize(chars);
         Span<byte> room = span.Slice(asciiHeaderSize, free - LongestTextHeader);
-        if (TryTranscodeUtf8(chars, room, out int read, out int written)) return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, written);
+        // The room holds the text as ASCII: the ASCII step stops only at another character.
+        OperationStatus status = System.Text.Ascii.FromUtf16(chars, room, out int ascii);
+        if (status == OperationStatus.Done) return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, ascii);
+        // Its start was probed before.
+        if (ascii > 0 && GoesOnAsUtf16(chars, ascii, Utf16ProbeChars)) return CountUtf8OrUtf16(chars, ascii);
+        if (TryTranscodeUtf8After(chars, room, ascii, out int read, out int written)) return EndUncountedUtf8TextNode(chars, span, asciiHeaderSize, written);
         int byteCount = written + GetUtf8ByteCount(chars, read);
         if (byteCount / 2 > chars.Length) return byteCount;
         byte[] transcoded = ArrayPool<byte>.Shared.Rent(written);
@@ -250,6 +255,14 @@ public sealed partial class BinaryXmlWriter
         // At least the bytes of the text: one a character for the rest.
         return byteCount + chars.Length - position;
     }
+
+    /// <summary>
+    /// Whether text goes on from its <paramref name="ascii"/> ASCII characters as text written as UTF-16
+    /// (<see cref="StartsAsUtf16"/> from there). Only a character of three UTF-8 bytes can begin such text: no text of
+    /// one- and two-byte characters takes more than two bytes a character.
+    /// </summary>
+    private static bool GoesOnAsUtf16(ReadOnlySpan<char> chars, int ascii, int probeChars)
+        => chars[ascii] >= '\u0800' && StartsAsUtf16(chars[ascii..], probeChars);
 
     /// <summary>
     /// Whether text starts as text written as UTF-16 (more than two UTF-8 bytes a character: CJK) in its first
