@@ -181,7 +181,8 @@ public class W1_PrimitiveValues : WriterScenario
 /// <summary>
 /// W2: one string as element content; Limit is <c>Encoding.UTF8.GetBytes</c> of the same string. "ascii" is English,
 /// "mixed" Latin text with two- and three-byte characters (written as UTF-8), "cjk" Japanese and Chinese (three UTF-8
-/// bytes a character: written as UTF-16, so the transcoder is not its limit).
+/// bytes a character: written as UTF-16, so the transcoder is not its limit), "ascii-cjk" a quarter of English, then
+/// Japanese and Chinese (2.5 UTF-8 bytes a character: written as UTF-16).
 /// </summary>
 [MemoryDiagnoser]
 public class W2_Strings : WriterScenario
@@ -189,7 +190,7 @@ public class W2_Strings : WriterScenario
     [Params(8, 64, 4096, 1 << 20)]
     public int Length { get; set; } = 64;
 
-    [Params("ascii", "mixed", "cjk")]
+    [Params("ascii", "mixed", "cjk", "ascii-cjk")]
     public string Text { get; set; } = "ascii";
 
     private string _value = "";
@@ -199,17 +200,22 @@ public class W2_Strings : WriterScenario
     public void Setup()
     {
         CreateWriters();
-        string unit = Text switch
+        _value = Text == "ascii-cjk" ? Repeat("ascii", Length / 4) + Repeat("cjk", Length - Length / 4) : Repeat(Text, Length);
+        _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
+        Support.GuardBytes($"W2 {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
+            Support.WriteAdapter(w => w.WriteElementString("a", _value)), Support.WriteNative(w => w.WriteElementString("a", _value)));
+    }
+
+    /// <summary>The first <paramref name="length"/> characters of a text of the <paramref name="kind"/> given.</summary>
+    private static string Repeat(string kind, int length)
+    {
+        string unit = kind switch
         {
             "ascii" => "The quick brown fox jumps over the lazy dog. ",
             "cjk" => "日本語のテキストを書く。中文文本。",
             _ => "Zoë Müller — naïve café ",
         };
-        string repeated = string.Concat(Enumerable.Repeat(unit, Length / unit.Length + 1));
-        _value = repeated[..Length];
-        _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
-        Support.GuardBytes($"W2 {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
-            Support.WriteAdapter(w => w.WriteElementString("a", _value)), Support.WriteNative(w => w.WriteElementString("a", _value)));
+        return string.Concat(Enumerable.Repeat(unit, length / unit.Length + 1))[..length];
     }
 
     [Benchmark(Baseline = true)]
