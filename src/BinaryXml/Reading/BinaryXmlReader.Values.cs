@@ -162,7 +162,25 @@ public ref partial struct BinaryXmlReader
     private static bool IsAsciiNearEnd(ReadOnlySpan<byte> data, int start, int length)
         => (uint)start <= (uint)data.Length && (uint)length <= (uint)(data.Length - start) && Ascii.IsValid(data.Slice(start, length));
 
+    /// <summary>
+    /// Whether UTF-16 (little-endian, an even number of bytes) has no lone surrogate: a vectorised search for the next
+    /// surrogate, each found tested as the first half of a pair.
+    /// </summary>
     private static bool IsValidUtf16(ReadOnlySpan<byte> utf16le)
+    {
+        if (!BitConverter.IsLittleEndian) return IsValidUtf16BigEndianHost(utf16le);
+        ReadOnlySpan<char> chars = MemoryMarshal.Cast<byte, char>(utf16le);
+        int i;
+        while ((i = chars.IndexOfAnyInRange('\uD800', '\uDFFF')) >= 0)
+        {
+            if (!char.IsHighSurrogate(chars[i]) || i + 1 >= chars.Length || !char.IsLowSurrogate(chars[i + 1])) return false;
+            chars = chars[(i + 2)..];
+        }
+        return true;
+    }
+
+    /// <summary><see cref="IsValidUtf16"/> one unit at a time, where the host's order is not the payload's.</summary>
+    private static bool IsValidUtf16BigEndianHost(ReadOnlySpan<byte> utf16le)
     {
         for (int i = 0; i < utf16le.Length; i += 2)
         {
@@ -415,8 +433,7 @@ public ref partial struct BinaryXmlReader
                     return written;
                 case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
                     if (destination.Length < payload.Length / 2) throw new ArgumentException("The destination is too short.", nameof(destination));
-                    if (BitConverter.IsLittleEndian) MemoryMarshal.Cast<byte, char>(payload).CopyTo(destination);
-                    else for (int i = 0; i < payload.Length / 2; i++) destination[i] = (char)BinaryPrimitives.ReadUInt16LittleEndian(payload[(2 * i)..]);
+                    TextFormatting.CopyUtf16(payload, destination);
                     return payload.Length / 2;
             }
         }
@@ -468,6 +485,8 @@ public ref partial struct BinaryXmlReader
             case RecordType.QNameDictionaryText:
                 MultiByteInt31.Decode(payload[1..], out id, out _);
                 return string.Concat(((char)('a' + payload[0])).ToString(), ":", Resolve(id, start + 1).Value);
+            case RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text:
+                return TextFormatting.DecodeCheckedUtf16(payload);
             default:
                 return TextFormatting.Format((RecordType)type, payload)
                     ?? Fail<string>("The {0} value is out of range", RecordTypes.GetName(type), start);

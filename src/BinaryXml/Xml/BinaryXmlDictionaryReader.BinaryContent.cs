@@ -199,7 +199,7 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>Whether the current text node's characters are its UTF-8 record in the input, not decoded yet.</summary>
-    private bool PieceTextIsInput => _value is null && !Utf8ChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType);
+    private bool PieceTextIsInput => _value is null && !TextChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType);
 
     /// <summary>
     /// The current text node's characters one byte each, base64 being ASCII: ASCII UTF-8 straight from the input;
@@ -437,7 +437,7 @@ public sealed partial class BinaryXmlDictionaryReader
     private bool ValueKept => ValueStringKept || ValueTrailKept;
 
     /// <summary>Whether the current node's value has been read in part as characters (ReadValueChunk, through which BinHex is read too).</summary>
-    private bool ValueReadInPart => _valueRest is not null || Utf8ChunkReadUnderWay;
+    private bool ValueReadInPart => _valueRest is not null || TextChunkReadUnderWay;
 
     /// <summary>
     /// Reads an element's base64 content into one array, as <see cref="XmlDictionaryReader.ReadElementContentAsBase64()"/>

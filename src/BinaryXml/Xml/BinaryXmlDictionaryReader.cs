@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Text;
 using System.Text.Unicode;
 using System.Xml;
@@ -399,7 +400,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         get
         {
             _listValueUnread = false;
-            if (Utf8ChunkReadUnderWay) return RemainingUtf8ChunkValue();
+            if (TextChunkReadUnderWay) return RemainingTextChunkValue();
             if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out string? text)) return text ?? (bytes ? Convert.ToBase64String(rest) : Encoding.UTF8.GetString(rest));
             // Text whose UTF-8 the native reader has not checked yet is checked as it is decoded.
             return _value ??= TextUnchecked ? NativeReader.GetString() : ValueReader().GetString();
@@ -1601,10 +1602,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // what is left of the value: the rest of a chunk read (its string, or its UTF-8 in the input).
         if ((ValueTrailKept && _valueTrailByteCount > 0) || (PieceReadUnderWay && _base64TrailCount > 0)) return false;
         if (_valueRest is not null) return IsXmlWhitespace(_valueRest);
-        if (Utf8ChunkReadUnderWay)
+        if (TextChunkReadUnderWay)
         {
             return _utf8ChunkLowSurrogate == '\0'
-                && BinaryXmlReader.IsWhitespaceText((byte)RecordType.Chars8Text, Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes));
+                && BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes));
         }
         if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out _)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
         if (_value is not null) return IsXmlWhitespace(_value);
@@ -1904,24 +1905,26 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override bool CanReadValueChunk => true;
 
-    // A text node's UTF-8 value read in chunks straight from the input: the node it belongs to, the bytes decoded so
-    // far, and the low surrogate owed when a one-character chunk split a pair ('\0': none).
-    private long _utf8ChunkKey = -1;
-    private int _utf8ChunkBytes;
+    // A text node's UTF-8 or UTF-16 value read in chunks straight from the input: the node it belongs to, the bytes
+    // decoded so far, and (UTF-8) the low surrogate owed when a one-character chunk split a pair ('\0': none).
+    private long _textChunkKey = -1;
+    private int _textChunkBytes;
     private char _utf8ChunkLowSurrogate;
 
-    /// <summary>Whether the current text node's UTF-8 value is being read in chunks from the input.</summary>
-    private bool Utf8ChunkReadUnderWay => _utf8ChunkKey == NodeKey;
+    /// <summary>Whether the current text node's UTF-8 or UTF-16 value is being read in chunks from the input.</summary>
+    private bool TextChunkReadUnderWay => _textChunkKey == NodeKey;
 
     /// <summary>Reads the current value in pieces; a piece never ends between the two halves of a surrogate pair.</summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
         ThrowHelper.CheckBufferRange(buffer, index, count, "chars");
-        // UTF-8 text straight from its record, unless a read in pieces (base64) has taken part of it: then, as .NET's
-        // reader, what the pieces left.
-        if (_attributeIndex < 0 && _valueRest is null && (Utf8ChunkReadUnderWay || (_value is null && _atomic == 0 && IsUtf8Text((RecordType)_valueLocation.ValueType)))
+        // Character text straight from its record, unless a read in pieces (base64) has taken part of it: then, as
+        // .NET's reader, what the pieces left.
+        if (_attributeIndex < 0 && _valueRest is null && (TextChunkReadUnderWay || (_value is null && _atomic == 0 && IsCharsText((RecordType)_valueLocation.ValueType)))
             && !TryGetPieceRest(out _, out _, out _))
-            return ReadUtf8ValueChunk(buffer.AsSpan(index, count));
+        {
+            return IsUtf8Text((RecordType)_valueLocation.ValueType) ? ReadUtf8ValueChunk(buffer.AsSpan(index, count)) : ReadUtf16ValueChunk(buffer.AsSpan(index, count));
+        }
         // As .NET's reader: the value as a string, and what is left of it the value from now on: the attribute's own
         // when its text is read straight from its record (a Chars or UnicodeChars value, Value not asked for on it;
         // .NET's reader consumes such an attribute's value itself, for GetAttribute and after a move too), otherwise
@@ -1962,10 +1965,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int ReadUtf8ValueChunk(Span<char> destination)
     {
         ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
-        if (!Utf8ChunkReadUnderWay)
+        if (!TextChunkReadUnderWay)
         {
-            _utf8ChunkKey = NodeKey;
-            _utf8ChunkBytes = 0;
+            _textChunkKey = NodeKey;
+            _textChunkBytes = 0;
             _utf8ChunkLowSurrogate = '\0';
         }
         int n = 0;
@@ -1978,18 +1981,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // Transcoded to the end or to the first character that does not fit, and checked as it goes (the native reader
         // left the check to the text's first decoding): text transcoded to its end is checked whole. Malformed UTF-8
         // fails once the characters before it have been returned, as .NET's reader fails (it may return fewer first).
-        OperationStatus status = Utf8.ToUtf16(utf8[_utf8ChunkBytes..], destination[n..], out int read, out int written, replaceInvalidSequences: false);
-        _utf8ChunkBytes += read;
+        OperationStatus status = Utf8.ToUtf16(utf8[_textChunkBytes..], destination[n..], out int read, out int written, replaceInvalidSequences: false);
+        _textChunkBytes += read;
         n += written;
         if (status == OperationStatus.InvalidData && n == 0) NativeReader.FailDeferredText();
         if (status == OperationStatus.Done && TextUnchecked) NativeReader.TextChecked();
-        if (n == 0 && !destination.IsEmpty && _utf8ChunkBytes < utf8.Length)
+        if (n == 0 && !destination.IsEmpty && _textChunkBytes < utf8.Length)
         {
             // A one-character chunk, and the next character a surrogate pair (a malformed sequence fails above).
             Span<char> pair = stackalloc char[2];
-            Utf8.ToUtf16(utf8[_utf8ChunkBytes..], pair, out read, out written, replaceInvalidSequences: false);
+            Utf8.ToUtf16(utf8[_textChunkBytes..], pair, out read, out written, replaceInvalidSequences: false);
             System.Diagnostics.Debug.Assert(written == 2);
-            _utf8ChunkBytes += read;
+            _textChunkBytes += read;
             destination[0] = pair[0];
             _utf8ChunkLowSurrogate = pair[1];
             n = 1;
@@ -1997,10 +2000,33 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return n;
     }
 
-    /// <summary>As .NET's reader: once a text node's value has been read in chunks, <see cref="Value"/> is what is left of it.</summary>
-    private string RemainingUtf8ChunkValue()
+    /// <summary>
+    /// <see cref="ReadValueChunk"/> of a UnicodeChars text node: copied from the input into the caller's buffer, nothing
+    /// allocated (the native reader checked it). A surrogate pair is never split unless the chunk has room for one
+    /// character only.
+    /// </summary>
+    private int ReadUtf16ValueChunk(Span<char> destination)
     {
-        ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start + _utf8ChunkBytes, _valueLocation.Length - _utf8ChunkBytes);
+        if (!TextChunkReadUnderWay)
+        {
+            _textChunkKey = NodeKey;
+            _textChunkBytes = 0;
+            _utf8ChunkLowSurrogate = '\0';
+        }
+        ReadOnlySpan<byte> rest = Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes);
+        int n = Math.Min(destination.Length, rest.Length / 2);
+        if (n > 1 && n < rest.Length / 2 && char.IsHighSurrogate((char)BinaryPrimitives.ReadUInt16LittleEndian(rest[(2 * n - 2)..]))) n--;
+        TextFormatting.CopyUtf16(rest[..(2 * n)], destination);
+        _textChunkBytes += 2 * n;
+        return n;
+    }
+
+    /// <summary>As .NET's reader: once a text node's value has been read in chunks, <see cref="Value"/> is what is left of it.</summary>
+    private string RemainingTextChunkValue()
+    {
+        if (!IsUtf8Text((RecordType)_valueLocation.ValueType))
+            return Encoding.Unicode.GetString(Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes));
+        ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes);
         string? rest;
         if (TextUnchecked)
         {
