@@ -123,6 +123,10 @@ public sealed partial class DictionaryReaderContractTests
             ("Bytes", ContentDocument(w => w.WriteBase64([1, 2, 3, 4, 5], 0, 5))),
             ("an int", ContentDocument(w => w.WriteValue(70000))),
             ("an Array", RootAround(w => w.WriteArray(null, "e", null, [70000, 1], 0, 2))),
+            ("CJK text (UTF-16)", ContentDocument(w => w.WriteString("日本語 日本"))),
+            // <r><e>日  </e></r> as a UnicodeChars record (.NET's writer writes such text as UTF-8): white space after
+            // its first character.
+            ("UTF-16, then white space", [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'e', 0xB6, 0x06, 0xE5, 0x65, 0x20, 0x00, 0x20, 0x00, 0x01, 0x01]),
         };
         var firstReads = new (string Name, Func<XmlDictionaryReader, string> Read)[]
         {
@@ -182,5 +186,8 @@ public sealed partial class DictionaryReaderContractTests
         // Characters after base64 pieces are what the pieces left.
         Assert.Contains("text closing, base64 of one byte, the rest in chunks: 01; on Text  'BA'; BA;", expected);
         Assert.Contains("white space, text, the value as base64, two bytes, the rest in chunks: ; on Text  ''; ; on Text  '';", expected);
+        // UTF-16 text read in part: what is left is the value, and white space left is passed over.
+        Assert.Contains("CJK text (UTF-16), a chunk of one, Value: 日; on Text  '本語 日本'; 本語 日本;", expected);
+        Assert.Contains("UTF-16, then white space, a chunk of one, MoveToContent: 日; on Text  '  '; EndElement; on EndElement e '';", expected);
     }
 }
