@@ -46,7 +46,8 @@ public class W5_Base64 : WriterScenario
 
 /// <summary>
 /// R3: string content read with <c>ReadElementContentAsString</c> (allocating) and <c>ReadValueChunk</c> into a
-/// reused char[]; Limit = <c>Encoding.UTF8.GetString</c> of the payload bytes. MB/s = UTF-8 bytes / mean.
+/// reused char[]; Limit = <c>Encoding.UTF8.GetString</c> of the payload bytes. MB/s = UTF-8 bytes / mean. "ascii" and
+/// "mixed" are written as UTF-8, "cjk" (Japanese and Chinese, as W2's) as UTF-16.
 /// </summary>
 [MemoryDiagnoser]
 public class R3_Strings : ReaderScenario
@@ -57,13 +58,14 @@ public class R3_Strings : ReaderScenario
     [Params(8, 64, 4096, 1 << 20)]
     public int Length { get; set; }
 
-    [Params("ascii", "mixed")]
+    [Params("ascii", "mixed", "cjk")]
     public string Text { get; set; } = "ascii";
 
     [GlobalSetup]
     public void Setup()
     {
-        string s = Text == "ascii" ? new string('x', Length) : string.Concat(Enumerable.Repeat("aé日x", Length / 4 + 1))[..Length];
+        string unit = Text == "cjk" ? "日本語のテキストを書く。中文文本。" : "aé日x";
+        string s = Text == "ascii" ? new string('x', Length) : string.Concat(Enumerable.Repeat(unit, Length / unit.Length + 1))[..Length];
         _utf8 = Encoding.UTF8.GetBytes(s);
         Data = Support.WriteInBox(w => { w.WriteStartElement("r"); w.WriteElementString("s", s); w.WriteEndElement(); });
         Support.GuardNodes($"R3 {Length} {Text}", Data);
