@@ -436,17 +436,13 @@ public sealed partial class DictionaryReaderContractTests
 
     /// <summary>
     /// Bytes allocated on this thread by <paramref name="action"/> in steady state: the least of five runs (the runtime
-    /// allocates on the thread now and then while it compiles methods again at a higher tier, a few KB in one run), and
-    /// where all five allocate, of more runs for up to three seconds: code not yet compiled again optimized can allocate
-    /// where the optimized code does not (<c>IndexOfAnyInRange</c> boxes 96 bytes a call there).
+    /// allocates on the thread now and then while it compiles methods again at a higher tier, a few KB in one run).
     /// </summary>
     private static long LeastAllocated(Action action)
     {
         long least = long.MaxValue;
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        for (int i = 0; least > 0 && (i < 5 || clock.ElapsedMilliseconds < 3000); i++)
+        for (int i = 0; i < 5; i++)
         {
-            if (i >= 5) Thread.Sleep(20);
             long before = GC.GetAllocatedBytesForCurrentThread();
             action();
             least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);

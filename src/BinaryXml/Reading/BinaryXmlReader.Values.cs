@@ -171,7 +171,7 @@ public ref partial struct BinaryXmlReader
         if (!BitConverter.IsLittleEndian) return IsValidUtf16BigEndianHost(utf16le);
         ReadOnlySpan<char> chars = MemoryMarshal.Cast<byte, char>(utf16le);
         int i;
-        while ((i = chars.IndexOfAnyInRange('\uD800', '\uDFFF')) >= 0)
+        while ((i = chars.IndexOfAny(TextFormatting.Surrogates)) >= 0)
         {
             if (!char.IsHighSurrogate(chars[i]) || i + 1 >= chars.Length || !char.IsLowSurrogate(chars[i + 1])) return false;
             chars = chars[(i + 2)..];

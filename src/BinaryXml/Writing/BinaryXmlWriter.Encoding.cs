@@ -251,7 +251,7 @@ public sealed partial class BinaryXmlWriter
             byteCount += GetUtf8ByteCount(chars, position, piece);
             position += piece;
         }
-        if (chars[position..].ContainsAnyInRange('\uD800', '\uDFFF')) GetUtf8ByteCount(chars, position);
+        if (chars[position..].ContainsAny(TextFormatting.Surrogates)) GetUtf8ByteCount(chars, position);
         // At least the bytes of the text: one a character for the rest.
         return byteCount + chars.Length - position;
     }

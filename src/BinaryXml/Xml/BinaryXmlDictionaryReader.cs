@@ -1599,7 +1599,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         if (_listValueUnread) return false;
         // .NET's MoveToContent stops on a node that keeps bytes of a base64 block for the next read, and otherwise tests
-        // what is left of the value: the rest of a chunk read (its string, or its UTF-8 in the input).
+        // what is left of the value: the rest of a chunk read (its string, or its UTF-8 or UTF-16 in the input).
         if ((ValueTrailKept && _valueTrailByteCount > 0) || (PieceReadUnderWay && _base64TrailCount > 0)) return false;
         if (_valueRest is not null) return IsXmlWhitespace(_valueRest);
         if (TextChunkReadUnderWay)
@@ -2025,7 +2025,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private string RemainingTextChunkValue()
     {
         if (!IsUtf8Text((RecordType)_valueLocation.ValueType))
-            return Encoding.Unicode.GetString(Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes));
+            return TextFormatting.DecodeCheckedUtf16(Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes));
         ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes);
         string? rest;
         if (TextUnchecked)
