@@ -1605,7 +1605,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (TextChunkReadUnderWay)
         {
             return _utf8ChunkLowSurrogate == '\0'
-                && BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes));
+                && BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, TextChunkRest);
         }
         if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out _)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
         if (_value is not null) return IsXmlWhitespace(_value);
@@ -1914,6 +1914,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>Whether the current text node's UTF-8 or UTF-16 value is being read in chunks from the input.</summary>
     private bool TextChunkReadUnderWay => _textChunkKey == NodeKey;
 
+    /// <summary>The bytes of the current text node's record not yet read in chunks.</summary>
+    private ReadOnlySpan<byte> TextChunkRest => Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes);
+
+    /// <summary>Starts reading the current text node's value in chunks from the input, unless that is under way.</summary>
+    private void BeginTextChunkRead()
+    {
+        if (TextChunkReadUnderWay) return;
+        _textChunkKey = NodeKey;
+        _textChunkBytes = 0;
+        _utf8ChunkLowSurrogate = '\0';
+    }
+
     /// <summary>Reads the current value in pieces; a piece never ends between the two halves of a surrogate pair.</summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
@@ -1965,12 +1977,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int ReadUtf8ValueChunk(Span<char> destination)
     {
         ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
-        if (!TextChunkReadUnderWay)
-        {
-            _textChunkKey = NodeKey;
-            _textChunkBytes = 0;
-            _utf8ChunkLowSurrogate = '\0';
-        }
+        BeginTextChunkRead();
         int n = 0;
         if (_utf8ChunkLowSurrogate != '\0' && !destination.IsEmpty)
         {
@@ -2007,13 +2014,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// </summary>
     private int ReadUtf16ValueChunk(Span<char> destination)
     {
-        if (!TextChunkReadUnderWay)
-        {
-            _textChunkKey = NodeKey;
-            _textChunkBytes = 0;
-            _utf8ChunkLowSurrogate = '\0';
-        }
-        ReadOnlySpan<byte> rest = Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes);
+        BeginTextChunkRead();
+        ReadOnlySpan<byte> rest = TextChunkRest;
         int n = Math.Min(destination.Length, rest.Length / 2);
         if (n > 1 && n < rest.Length / 2 && char.IsHighSurrogate((char)BinaryPrimitives.ReadUInt16LittleEndian(rest[(2 * n - 2)..]))) n--;
         TextFormatting.CopyUtf16(rest[..(2 * n)], destination);
@@ -2024,19 +2026,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <summary>As .NET's reader: once a text node's value has been read in chunks, <see cref="Value"/> is what is left of it.</summary>
     private string RemainingTextChunkValue()
     {
-        if (!IsUtf8Text((RecordType)_valueLocation.ValueType))
-            return TextFormatting.DecodeCheckedUtf16(Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes));
-        ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start + _textChunkBytes, _valueLocation.Length - _textChunkBytes);
+        ReadOnlySpan<byte> payload = TextChunkRest;
+        if (!IsUtf8Text((RecordType)_valueLocation.ValueType)) return TextFormatting.DecodeCheckedUtf16(payload);
         string? rest;
         if (TextUnchecked)
         {
             // The chunks read were checked as they were transcoded, and end on a whole character: the rest checked, all is.
-            if (!TextFormatting.TryDecodeUtf8(utf8, out rest)) NativeReader.FailDeferredText();
+            if (!TextFormatting.TryDecodeUtf8(payload, out rest)) NativeReader.FailDeferredText();
             NativeReader.TextChecked();
         }
         else
         {
-            rest = TextFormatting.DecodeUtf8(utf8);
+            rest = TextFormatting.DecodeUtf8(payload);
         }
         return _utf8ChunkLowSurrogate == '\0' ? rest : _utf8ChunkLowSurrogate + rest;
     }
