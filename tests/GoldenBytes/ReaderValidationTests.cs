@@ -277,6 +277,92 @@ public sealed class ReaderValidationTests
         _ = what;
     }
 
+    /// <summary>The attribute records of the duplicate cases of a start tag, the duplicate last; hex, with X for the xml namespace's UTF-8.</summary>
+    public static TheoryData<string, string[]> DuplicateRecords => new()
+    {
+        { "one inline name twice", ["04 01 78 A8", "04 01 78 A8"] },
+        { "one namespace through two prefixes", ["09 01 70 01 75", "09 01 71 01 75", "35 01 78 A8", "36 01 78 A8"] },
+        { "a static dictionary name and the same name inline", ["06 00 A8", "04 0E 6D 75 73 74 55 6E 64 65 72 73 74 61 6E 64 A8"] },
+        { "an inline name and the same static dictionary name", ["04 0E 6D 75 73 74 55 6E 64 65 72 73 74 61 6E 64 A8", "06 00 A8"] },
+        { "one session name twice", ["06 01 A8", "06 01 A8"] },
+        { "the xml prefix and another bound to its namespace", ["09 01 70 24 X", "05 03 78 6D 6C 01 78 A8", "35 01 78 A8"] },
+        { "a letter prefix declared twice", ["09 01 70 01 78", "09 01 70 01 79"] },
+        { "a prefix of two letters declared twice", ["09 02 70 71 01 78", "09 01 70 01 79", "09 02 70 71 01 7A"] },
+        { "the default namespace declared twice", ["08 01 78", "09 01 70 01 79", "08 01 7A"] },
+    };
+
+    [Theory]
+    [MemberData(nameof(DuplicateRecords))]
+    public void Duplicates_in_a_long_start_tag_are_found_wherever_its_other_attributes_are(string what, string[] records)
+    {
+        // From 12 attribute records on, the start tag's duplicates are looked for in a table of hashes (in .NET's
+        // reader, by sorting): the same duplicates as in a short tag, the later record of the pair reported, whether
+        // the other attributes come before, between or after the pair.
+        string xml = Convert.ToHexString(System.Text.Encoding.UTF8.GetBytes("http://www.w3.org/XML/1998/namespace"));
+        var session = new XmlBinaryReaderSession();
+        session.Add(0, "x");
+        foreach (int others in new[] { 0, 12, 300 })
+        {
+            foreach (string place in new[] { "before", "between", "after" })
+            {
+                var document = new List<byte> { 0x40, 0x01, (byte)'a' };
+                int duplicateOffset = 0, other = 0;
+                void AddOthers(int count)
+                {
+                    // Distinct local names: "f" and two letters.
+                    for (int i = 0; i < count; i++, other++) document.AddRange([0x04, 0x03, (byte)'f', (byte)('a' + other / 26), (byte)('a' + other % 26), 0xA8]);
+                }
+                if (place == "before") AddOthers(others);
+                for (int r = 0; r < records.Length; r++)
+                {
+                    if (place == "between") AddOthers(others / records.Length);
+                    if (r == records.Length - 1) duplicateOffset = document.Count;
+                    document.AddRange(Hex.Parse(records[r].Replace("X", xml)));
+                }
+                if (place == "after") AddOthers(others);
+                document.Add(0x01);
+                byte[] data = [.. document];
+                BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data, NbfsDictionary.Instance, session, BinaryXmlReaderOptions.Trusted));
+                Assert.True(e.Message.Contains("Duplicate attribute") || e.Message.Contains("declared twice"), e.Message);
+                Assert.Equal(duplicateOffset, e.Offset);
+                Assert.Equal(duplicateOffset, Assert.Throws<BinaryXmlException>(() => NodeStream.FromAdapter(data, NbfsDictionary.Instance, session)).Offset);
+                // .NET's reader rejects each too, in one case (the xml namespace, in a long tag) with an
+                // IndexOutOfRangeException from its sort rather than an XmlException.
+                Assert.NotNull(Record.Exception(() => ReadAllInBox(data, NbfsDictionary.Instance, session)));
+            }
+        }
+        _ = what;
+    }
+
+    [Theory]
+    [InlineData(12)]
+    [InlineData(2000)]
+    public void A_long_start_tag_of_one_local_name_in_many_namespaces_reads_as_in_box(int attributes)
+    {
+        // Every attribute is "x", each in its own namespace, and with the same name as a static dictionary string in
+        // one more: none is a duplicate, though their local names are all equal.
+        var document = new List<byte> { 0x40, 0x01, (byte)'a' };
+        for (int i = 0; i < attributes; i++)
+        {
+            byte[] prefix = System.Text.Encoding.ASCII.GetBytes("p" + i);
+            document.Add(0x09);
+            document.Add((byte)prefix.Length);
+            document.AddRange(prefix);
+            document.AddRange([(byte)(prefix.Length + 3), (byte)'u', (byte)'r', (byte)'n', .. prefix]);
+            document.Add(0x05);
+            document.Add((byte)prefix.Length);
+            document.AddRange(prefix);
+            document.AddRange([0x01, (byte)'x', 0xA8]);
+        }
+        document.AddRange([0x04, 0x01, (byte)'x', 0xA8, 0x06, 0x00, 0xA8, 0x01]);
+        byte[] data = [.. document];
+        ReadAllInBox(data, NbfsDictionary.Instance);
+        Assert.Equal(NodeStream.FromInBox(data, NbfsDictionary.Instance), NodeStream.FromAdapter(data, NbfsDictionary.Instance));
+        List<string> names = TokenNames(data, BinaryXmlTokenType.Attribute, NbfsDictionary.Instance);
+        Assert.Equal(attributes + 2, names.Count);
+        Assert.Equal($"p{attributes - 1}:x=urnp{attributes - 1}", names[attributes - 1]);
+    }
+
     [Fact]
     public void A_prefix_bound_to_an_empty_session_string_is_rejected_as_bound_to_the_empty_namespace()
     {
@@ -319,9 +405,9 @@ public sealed class ReaderValidationTests
     }
 
     /// <summary>"prefix:local=namespace" of every token of one type the native reader reads (a declaration has no local name).</summary>
-    private static List<string> TokenNames(byte[] data, BinaryXmlTokenType type)
+    private static List<string> TokenNames(byte[] data, BinaryXmlTokenType type, IXmlDictionary? dictionary = null)
     {
-        var r = new BinaryXmlReader(data);
+        var r = new BinaryXmlReader(data, dictionary, null, BinaryXmlReaderOptions.Trusted);
         var names = new List<string>();
         while (r.Read())
         {

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Xml;
@@ -833,9 +834,12 @@ public ref partial struct BinaryXmlReader
             return;
         }
         int firstNs = element.OuterNamespaceCount;
-        // Below CultureComparedAttributeCount only identical prefixes are declared twice: the empty prefix and the
-        // letters (nearly every prefix) are told apart by a bit each, other prefixes compared with those before them.
-        bool byCulture = s._attrCount >= CultureComparedAttributeCount;
+        // A long start tag's declarations and attributes are each looked for among those before them in a table of
+        // their hashes, its prefixes as the current culture compares them (LongStartTagCount). A short one's
+        // declarations of the empty prefix and the letters (nearly every prefix) are told apart by a bit each; its other
+        // prefixes, and its attributes, are compared with each of those before them.
+        bool longTag = s._attrCount >= LongStartTagCount;
+        Span<int> table = longTag ? DuplicateTable(s._attrCount) : default;
         uint declared = 0;
         for (int i = firstNs; i < s._namespaceCount; i++)
         {
@@ -849,7 +853,12 @@ public ref partial struct BinaryXmlReader
                 if (p.SequenceEqual(XmlPrefix) && !GetName(binding.Namespace).ValueEquals(XmlNamespaceUtf8)) Fail("The prefix 'xml' can only be bound to the namespace 'http://www.w3.org/XML/1998/namespace'", record);
             }
             if (!p.IsEmpty && binding.EmptyNamespace) Fail("The empty namespace requires a null or empty prefix", record);
-            if (kept != OtherPrefix && !byCulture)
+            if (longTag)
+            {
+                if (!AddDeclaredPrefix(table, i)) Fail("A namespace prefix is declared twice on one element", record);
+                continue;
+            }
+            if (kept != OtherPrefix)
             {
                 uint bit = 1u << (kept + 1);
                 if ((declared & bit) != 0) Fail("A namespace prefix is declared twice on one element", record);
@@ -858,27 +867,115 @@ public ref partial struct BinaryXmlReader
             }
             for (int j = firstNs; j < i; j++)
             {
-                ReadOnlySpan<byte> other = NameBytes(s._namespaces[j].Prefix);
-                if (other.SequenceEqual(p) || (byCulture && CulturePrefixesEqual(other, p)))
-                    Fail("A namespace prefix is declared twice on one element", record);
+                if (NameBytes(s._namespaces[j].Prefix).SequenceEqual(p)) Fail("A namespace prefix is declared twice on one element", record);
             }
         }
         if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+        table.Clear();
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
             if (attribute.IsXmlns) continue;
             ResolveAttributeNamespace(ref attribute);
-            NameRef local = attribute.LocalName, ns = attribute.Namespace;
-            bool prefixed = attribute.Prefix.Kind != NameKind.None;
-            for (int j = 0; j < i; j++)
+            bool duplicate = false;
+            if (longTag)
             {
-                ref AttributeRecord other = ref s._attributes[j];
-                if (other.IsXmlns) continue;
-                if (!NameEquals(local, other.LocalName)) continue;
-                bool sameNs = prefixed == (other.Prefix.Kind != NameKind.None) && (!prefixed || NamespaceEquals(ns, other.Namespace));
-                if (sameNs) Fail("Duplicate attribute: two attributes have the same local name and namespace", attribute.Record);
+                duplicate = !AddAttribute(table, i);
             }
+            else
+            {
+                for (int j = 0; j < i && !duplicate; j++)
+                {
+                    ref AttributeRecord other = ref s._attributes[j];
+                    duplicate = !other.IsXmlns && SameQualifiedName(ref attribute, ref other);
+                }
+            }
+            if (duplicate) Fail("Duplicate attribute: two attributes have the same local name and namespace", attribute.Record);
+        }
+    }
+
+    /// <summary>A cleared hash table of record indices plus one (0: empty) for a start tag of <paramref name="records"/> attribute records.</summary>
+    private readonly Span<int> DuplicateTable(int records)
+    {
+        int size = (int)BitOperations.RoundUpToPowerOf2((uint)records * 2);
+        Span<int> table = EnsureCapacity(ref _s._duplicateTable, size).AsSpan(0, size);
+        table.Clear();
+        return table;
+    }
+
+    /// <summary>
+    /// Adds the declaration at <paramref name="index"/> in the namespaces to <paramref name="table"/>; false when one
+    /// already there declares a prefix the current culture compares as equal (see <see cref="LongStartTagCount"/>).
+    /// </summary>
+    private readonly bool AddDeclaredPrefix(Span<int> table, int index)
+    {
+        NamespaceBinding[] namespaces = _s._namespaces!;
+        ReadOnlySpan<byte> prefix = NameBytes(namespaces[index].Prefix);
+        int mask = table.Length - 1;
+        for (int slot = CulturePrefixHash(prefix) & mask; ; slot = (slot + 1) & mask)
+        {
+            int entry = table[slot];
+            if (entry == 0)
+            {
+                table[slot] = index + 1;
+                return true;
+            }
+            ReadOnlySpan<byte> other = NameBytes(namespaces[entry - 1].Prefix);
+            if (other.SequenceEqual(prefix) || CulturePrefixesEqual(other, prefix)) return false;
+        }
+    }
+
+    /// <summary>Adds the attribute at <paramref name="index"/> to <paramref name="table"/>; false when one already there has its local name and namespace.</summary>
+    private readonly bool AddAttribute(Span<int> table, int index)
+    {
+        AttributeRecord[] attributes = _s._attributes!;
+        ref AttributeRecord attribute = ref attributes[index];
+        int mask = table.Length - 1;
+        // Both names are hashed: a tag's attributes may share a local name in many namespaces.
+        int hash = NameHash(attribute.LocalName);
+        if (attribute.Prefix.Kind != NameKind.None) hash = HashCode.Combine(hash, NameHash(attribute.Namespace));
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask)
+        {
+            int entry = table[slot];
+            if (entry == 0)
+            {
+                table[slot] = index + 1;
+                return true;
+            }
+            if (SameQualifiedName(ref attribute, ref attributes[entry - 1])) return false;
+        }
+    }
+
+    /// <summary>Whether two attributes (not declarations) have the same local name and namespace: a duplicate.</summary>
+    private readonly bool SameQualifiedName(ref AttributeRecord attribute, ref AttributeRecord other)
+    {
+        if (!NameEquals(attribute.LocalName, other.LocalName)) return false;
+        bool prefixed = attribute.Prefix.Kind != NameKind.None;
+        return prefixed == (other.Prefix.Kind != NameKind.None) && (!prefixed || NamespaceEquals(attribute.Namespace, other.Namespace));
+    }
+
+    /// <summary>
+    /// A hash of a name's value, the same for an inline name and a dictionary string of that value (<see cref="NameEquals"/>),
+    /// and for the xml namespace and a name of its value (<see cref="NamespaceEquals"/>).
+    /// </summary>
+    private readonly int NameHash(NameRef name)
+    {
+        BinaryXmlName value = GetName(name);
+        if (!value.IsDictionaryString) return BytesHash(value.Utf8);
+        string text = value.DictionaryString!.Value;
+        const int StackBytes = 256;
+        int length = Encoding.UTF8.GetByteCount(text);
+        byte[]? rented = length <= StackBytes ? null : ArrayPool<byte>.Shared.Rent(length);
+        Span<byte> utf8 = rented ?? stackalloc byte[StackBytes];
+        int hash = BytesHash(utf8[..Encoding.UTF8.GetBytes(text, utf8)]);
+        if (rented is not null) ArrayPool<byte>.Shared.Return(rented);
+        return hash;
+
+        static int BytesHash(ReadOnlySpan<byte> bytes)
+        {
+            HashCode hash = default;
+            hash.AddBytes(bytes);
+            return hash.ToHashCode();
         }
     }
 
@@ -925,9 +1022,20 @@ public ref partial struct BinaryXmlReader
     /// compares the prefixes of namespace declarations with the current culture: prefixes that differ only by
     /// characters the culture ignores (control characters, for one: <c>xmlns:p</c> and <c>xmlns:p</c> followed by U+0001, or the
     /// default declaration and a prefix of U+0001 alone) are then declared twice. Below it, only identical prefixes are.
-    /// The oracle's rule is kept (pinned by <c>ReaderValidationTests</c>).
+    /// The oracle's rule is kept (pinned by <c>ReaderValidationTests</c>). From here on ours finds duplicates through a
+    /// table of hashes, in time linear in the records: compared each with those before it, 2,000 attributes took 8 ms,
+    /// where .NET's reader took 0.06 ms.
     /// </summary>
-    private const int CultureComparedAttributeCount = 12;
+    private const int LongStartTagCount = 12;
+
+    /// <summary>A hash of a prefix, the same for prefixes <see cref="CulturePrefixesEqual"/> finds equal.</summary>
+    private static int CulturePrefixHash(ReadOnlySpan<byte> prefix)
+    {
+        const int StackChars = 64;
+        Span<char> chars = prefix.Length <= StackChars ? stackalloc char[StackChars] : new char[prefix.Length];
+        int length = Encoding.UTF8.GetChars(prefix, chars);
+        return System.Globalization.CultureInfo.CurrentCulture.CompareInfo.GetHashCode(chars[..length], System.Globalization.CompareOptions.None);
+    }
 
     private static bool CulturePrefixesEqual(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
     {

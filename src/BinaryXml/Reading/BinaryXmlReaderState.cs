@@ -76,6 +76,7 @@ internal sealed class ReaderState
     internal NamespaceBinding[]? _namespaces;
     internal int _namespaceCount;
     internal AttributeRecord[]? _attributes;
+    internal int[]? _duplicateTable;     // a long start tag's hash table of declarations and attributes (ValidateStartTag)
     internal byte[]? _uniqueIdBytes;     // a UniqueId's 16 bytes (its constructor takes an array, which it does not keep)
 
     // The binding the empty prefix was last resolved to, or last declared: kept with where the declaration is (its
@@ -123,6 +124,7 @@ internal sealed class ReaderState
         Trim(ref state._scopes);
         Trim(ref state._namespaces);
         Trim(ref state._attributes);
+        Trim(ref state._duplicateTable);
         return state;
 
         static void Trim<T>(ref T[]? array)
