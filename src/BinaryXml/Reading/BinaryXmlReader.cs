@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
@@ -894,10 +895,13 @@ public ref partial struct BinaryXmlReader
         }
     }
 
-    /// <summary>A cleared hash table of record indices plus one (0: empty) for a start tag of <paramref name="records"/> attribute records.</summary>
+    /// <summary>
+    /// A cleared hash table for a start tag of <paramref name="records"/> attribute records: slots of two items, a
+    /// record's index plus one (0: empty) and its hash, at most half of them used.
+    /// </summary>
     private readonly Span<int> DuplicateTable(int records)
     {
-        int size = (int)BitOperations.RoundUpToPowerOf2((uint)records * 2);
+        int size = 2 * (int)BitOperations.RoundUpToPowerOf2((uint)records * 2);
         Span<int> table = EnsureCapacity(ref _s._duplicateTable, size).AsSpan(0, size);
         table.Clear();
         return table;
@@ -908,42 +912,45 @@ public ref partial struct BinaryXmlReader
     /// already there declares a prefix the current culture compares as equal (see <see cref="LongStartTagCount"/>).
     /// </summary>
     private readonly bool AddDeclaredPrefix(Span<int> table, int index)
-    {
-        NamespaceBinding[] namespaces = _s._namespaces!;
-        ReadOnlySpan<byte> prefix = NameBytes(namespaces[index].Prefix);
-        int mask = table.Length - 1;
-        for (int slot = CulturePrefixHash(prefix) & mask; ; slot = (slot + 1) & mask)
-        {
-            int entry = table[slot];
-            if (entry == 0)
-            {
-                table[slot] = index + 1;
-                return true;
-            }
-            ReadOnlySpan<byte> other = NameBytes(namespaces[entry - 1].Prefix);
-            if (other.SequenceEqual(prefix) || CulturePrefixesEqual(other, prefix)) return false;
-        }
-    }
+        => TryAdd(table, index, CulturePrefixHash(NameBytes(_s._namespaces![index].Prefix)), declaration: true);
 
     /// <summary>Adds the attribute at <paramref name="index"/> to <paramref name="table"/>; false when one already there has its local name and namespace.</summary>
     private readonly bool AddAttribute(Span<int> table, int index)
     {
-        AttributeRecord[] attributes = _s._attributes!;
-        ref AttributeRecord attribute = ref attributes[index];
-        int mask = table.Length - 1;
+        ref AttributeRecord attribute = ref _s._attributes![index];
         // Both names are hashed: a tag's attributes may share a local name in many namespaces.
         int hash = NameHash(attribute.LocalName);
         if (attribute.Prefix.Kind != NameKind.None) hash = HashCode.Combine(hash, NameHash(attribute.Namespace));
+        return TryAdd(table, index, hash, declaration: false);
+    }
+
+    /// <summary>
+    /// Adds a declaration's index in the namespaces, or an attribute's in the attribute records, with its hash to
+    /// <paramref name="table"/> (open addressing, probed in order); false when an equal one is there already.
+    /// </summary>
+    private readonly bool TryAdd(Span<int> table, int index, int hash, bool declaration)
+    {
+        int mask = table.Length / 2 - 1;
         for (int slot = hash & mask; ; slot = (slot + 1) & mask)
         {
-            int entry = table[slot];
+            ref int entry = ref table[2 * slot];
             if (entry == 0)
             {
-                table[slot] = index + 1;
+                entry = index + 1;
+                table[2 * slot + 1] = hash;
                 return true;
             }
-            if (SameQualifiedName(ref attribute, ref attributes[entry - 1])) return false;
+            if (table[2 * slot + 1] != hash) continue;
+            int other = entry - 1;
+            if (declaration ? SameDeclaredPrefix(other, index) : SameQualifiedName(ref _s._attributes![index], ref _s._attributes[other])) return false;
         }
+    }
+
+    /// <summary>Whether two declarations of a long start tag declare one prefix, as the current culture compares them.</summary>
+    private readonly bool SameDeclaredPrefix(int first, int second)
+    {
+        ReadOnlySpan<byte> a = NameBytes(_s._namespaces![first].Prefix), b = NameBytes(_s._namespaces[second].Prefix);
+        return a.SequenceEqual(b) || CulturePrefixesEqual(a, b);
     }
 
     /// <summary>Whether two attributes (not declarations) have the same local name and namespace: a duplicate.</summary>
@@ -960,23 +967,48 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     private readonly int NameHash(NameRef name)
     {
+        if (name.Kind == NameKind.Inline) return Utf8Hash(_data.Slice(name.Offset, name.Length));
         BinaryXmlName value = GetName(name);
-        if (!value.IsDictionaryString) return BytesHash(value.Utf8);
+        if (!value.IsDictionaryString) return Utf8Hash(value.Utf8);
         string text = value.DictionaryString!.Value;
         const int StackBytes = 256;
         int length = Encoding.UTF8.GetByteCount(text);
         byte[]? rented = length <= StackBytes ? null : ArrayPool<byte>.Shared.Rent(length);
         Span<byte> utf8 = rented ?? stackalloc byte[StackBytes];
-        int hash = BytesHash(utf8[..Encoding.UTF8.GetBytes(text, utf8)]);
+        int hash = Utf8Hash(utf8[..Encoding.UTF8.GetBytes(text, utf8)]);
         if (rented is not null) ArrayPool<byte>.Shared.Return(rented);
         return hash;
+    }
 
-        static int BytesHash(ReadOnlySpan<byte> bytes)
+    /// <summary>
+    /// A hash of every byte of a name, seeded per process as <see cref="HashCode"/> is, each bit mixed (no word folded
+    /// before the seed is applied): a document cannot choose names that collide. Names of up to 16 bytes, nearly all,
+    /// are hashed as two words that hold all their bytes, in four lanes.
+    /// </summary>
+    private static int Utf8Hash(ReadOnlySpan<byte> utf8)
+    {
+        int length = utf8.Length;
+        ulong first, last;
+        if (length >= 8)
         {
-            HashCode hash = default;
-            hash.AddBytes(bytes);
-            return hash.ToHashCode();
+            if (length > 16)
+            {
+                HashCode hash = default;
+                hash.AddBytes(utf8);
+                return hash.ToHashCode();
+            }
+            first = BinaryPrimitives.ReadUInt64LittleEndian(utf8);
+            last = BinaryPrimitives.ReadUInt64LittleEndian(utf8[^8..]);
         }
+        else
+        {
+            // Bytes 0–3 and the last four, or bytes 0, length / 2 and length - 1: each byte of up to seven.
+            first = length >= 4
+                ? BinaryPrimitives.ReadUInt32LittleEndian(utf8) | (ulong)BinaryPrimitives.ReadUInt32LittleEndian(utf8[^4..]) << 32
+                : length == 0 ? 0 : utf8[0] | (ulong)utf8[length / 2] << 8 | (ulong)utf8[length - 1] << 16;
+            last = (ulong)length;
+        }
+        return HashCode.Combine((uint)first, (uint)(first >> 32), (uint)last, (uint)(last >> 32));
     }
 
     /// <summary>
