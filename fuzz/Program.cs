@@ -120,6 +120,7 @@ internal static class Seeds
             foreach (string file in Directory.EnumerateFiles(path, "*.bin", SearchOption.AllDirectories).Order(StringComparer.Ordinal)) seeds.Add(File.ReadAllBytes(file));
         }
         seeds.AddRange(AttributeValueSeeds());
+        seeds.AddRange(LongStartTagSeeds());
         return seeds.Where(s => s.Length > 0).ToList();
     }
 
@@ -150,6 +151,40 @@ internal static class Seeds
                     case "Bytes": w.WriteBase64([8, 9], 0, 2); break;
                     default: w.WriteComment("c"); w.WriteString("CgsM"); break;
                 }
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            yield return ms.ToArray();
+        }
+    }
+
+    /// <summary>
+    /// Documents with a start tag of 6, 12 and 20 attributes (and their declarations): from 12 attribute records on,
+    /// both readers look for duplicates in a table of hashes, and a mutated name or prefix makes one, byte for byte or
+    /// as the current culture compares prefixes. Plain attributes, prefixed ones each with its own declaration, letter
+    /// declarations alone, and attributes of one local name in namespaces declared before.
+    /// </summary>
+    internal static IEnumerable<byte[]> LongStartTagSeeds()
+    {
+        foreach (int attributes in new[] { 6, 12, 20 })
+        {
+            var ms = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, null, null, false))
+            {
+                w.WriteStartElement("r");
+                w.WriteStartElement("e", "urn:e");
+                for (int i = 0; i < attributes; i++)
+                {
+                    string n = i.ToString(CultureInfo.InvariantCulture);
+                    switch (i % 4)
+                    {
+                        case 0: w.WriteAttributeString("a" + n, "v"); break;
+                        case 1: w.WriteAttributeString("p" + n, "x", "urn:" + n, "v"); break;
+                        case 2: w.WriteXmlnsAttribute(((char)('a' + i)).ToString(), "urn:l" + n); break;
+                        default: w.WriteAttributeString("x", "urn:l" + (i - 1).ToString(CultureInfo.InvariantCulture), "w"); break;
+                    }
+                }
+                w.WriteString("t");
                 w.WriteEndElement();
                 w.WriteEndElement();
             }
