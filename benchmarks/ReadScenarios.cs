@@ -159,19 +159,22 @@ public class R2_WideStartTag : ReaderScenario
     [GlobalSetup]
     public void Setup()
     {
-        Data = Support.WriteInBox(w =>
-        {
-            w.WriteStartElement("a");
-            for (int i = 0; i < Attributes; i++)
-            {
-                if (Names == "local") w.WriteAttributeString("a" + i, "v");
-                else w.WriteAttributeString("p" + i, "x", "urn:" + i, "v");
-            }
-            w.WriteEndElement();
-        });
+        Data = Document(Attributes, Names);
         Support.GuardNodes("R2 wide", Data);
         if (Native() != InBox()) throw new InvalidOperationException("R2 wide: the readers disagree");
     }
+
+    /// <summary>The document: one element of <paramref name="attributes"/> attributes, "local" or "prefixed".</summary>
+    internal static byte[] Document(int attributes, string names) => Support.WriteInBox(w =>
+    {
+        w.WriteStartElement("a");
+        for (int i = 0; i < attributes; i++)
+        {
+            if (names == "local") w.WriteAttributeString("a" + i, "v");
+            else w.WriteAttributeString("p" + i, "x", "urn:" + i, "v");
+        }
+        w.WriteEndElement();
+    });
 
     [Benchmark(Baseline = true)]
     public int InBox()
@@ -194,6 +197,39 @@ public class R2_WideStartTag : ReaderScenario
     /// <summary>The element, each attribute and declaration, and the end: one token each, as many as the other two count.</summary>
     [Benchmark]
     public int Native() => NativeTokenCount();
+}
+
+/// <summary>
+/// R2, wide, looked up: the last attribute of R2_WideStartTag's "local" element found by its name with
+/// <c>GetAttribute(localName, namespaceUri)</c> (DataContractSerializer's call for i:type and i:nil).
+/// </summary>
+[MemoryDiagnoser]
+public class R2_WideStartTagLookup : ReaderScenario
+{
+    private string _last = "";
+
+    [Params(16, 256, 2048)]
+    public int Attributes { get; set; }
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        Data = R2_WideStartTag.Document(Attributes, "local");
+        _last = "a" + (Attributes - 1);
+        if (InBox() != Adapter() || InBox() != 1) throw new InvalidOperationException("R2 wide lookup: the readers disagree");
+    }
+
+    private int Lookup<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        r.MoveToContent();
+        return r.GetAttribute(_last, "")?.Length ?? -1;
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox() => Lookup<CodeFor.InBox>(InBoxReader());
+
+    [Benchmark]
+    public int Adapter() => Lookup<CodeFor.Adapter>(AdapterReader());
 }
 
 /// <summary>R4: an array of each item type read into a preallocated array; Limit is a span copy of its items.</summary>

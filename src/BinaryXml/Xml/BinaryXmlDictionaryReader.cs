@@ -517,8 +517,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         for (int i = 0; i < AttributeCount; i++)
         {
             Attr a = Attributes[i];
-            string local = AttrLocalName(a);
-            if (a.Prefix.Length == 0 ? local == name : name.Length == a.Prefix.Length + 1 + local.Length && name.StartsWith(a.Prefix, StringComparison.Ordinal) && name[a.Prefix.Length] == ':' && name.EndsWith(local, StringComparison.Ordinal)) return i;
+            int prefix = a.Prefix.Length;
+            if (prefix == 0 ? AttrLocalNameEquals(a, name) : name.Length > prefix && name[prefix] == ':' && name.StartsWith(a.Prefix, StringComparison.Ordinal) && AttrLocalNameEquals(a, name.AsSpan(prefix + 1))) return i;
         }
         return -1;
     }
@@ -529,7 +529,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         for (int i = 0; i < AttributeCount; i++)
         {
             Attr a = Attributes[i];
-            if (NamespaceEquals(a.Namespace, a.NamespaceFrom, ns) && AttrLocalName(a) == localName) return i;
+            if (NamespaceEquals(a.Namespace, a.NamespaceFrom, ns) && AttrLocalNameEquals(a, localName)) return i;
         }
         return -1;
     }
@@ -1767,20 +1767,26 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <paramref name="from"/>, compared in the input without atomizing it (as .NET's reader compares its names).
     /// </summary>
     private bool NamespaceEquals(string? atom, NameRef from, string value)
-    {
-        if (atom is not null) return atom == value;
-        ReadOnlySpan<byte> utf8 = Data.Slice(from.Offset, from.Length);
-        return AsciiText.Equals(utf8, value) || NonAsciiEquals(utf8, value);
-    }
+        => atom is not null ? atom == value : InlineEquals(Data.Slice(from.Offset, from.Length), value);
+
+    /// <summary>
+    /// Whether an attribute's local name is <paramref name="value"/>: the name found so is not atomized (a search
+    /// through a start tag of many attributes does not add each name to the table).
+    /// </summary>
+    private bool AttrLocalNameEquals(Attr a, ReadOnlySpan<char> value)
+        => a.LocalName is string atom ? value.SequenceEqual(atom) : InlineEquals(Data.Slice(a.LocalStart, a.LocalLength), value);
+
+    /// <summary>Whether inline UTF-8 is the encoding of <paramref name="value"/>.</summary>
+    private bool InlineEquals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value) => AsciiText.Equals(utf8, value) || NonAsciiEquals(utf8, value);
 
     /// <summary>UTF-8 that is not ASCII only against a string (false for ASCII: <see cref="AsciiText.Equals"/> answered it), decoded into the reader's scratch characters.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool NonAsciiEquals(ReadOnlySpan<byte> utf8, string value)
+    private bool NonAsciiEquals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value)
     {
         if (Ascii.IsValid(utf8) || utf8.Length < value.Length) return false;
         if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         int n = Encoding.UTF8.GetChars(utf8, _chars);
-        return value.AsSpan().SequenceEqual(_chars.AsSpan(0, n));
+        return value.SequenceEqual(_chars.AsSpan(0, n));
     }
 
     /// <inheritdoc/>
