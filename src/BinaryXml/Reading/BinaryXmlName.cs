@@ -65,7 +65,7 @@ public readonly ref struct BinaryXmlName
     private static bool ValueEqualsDictionary(ReadOnlySpan<byte> utf8, XmlDictionaryString s) => Utf8Equals(utf8, s.Value);
 
     /// <summary>Whether UTF-8 bytes are the encoding of <paramref name="value"/> (never allocating; names are nearly always ASCII).</summary>
-    private static bool Utf8Equals(ReadOnlySpan<byte> utf8, string value)
+    internal static bool Utf8Equals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value)
     {
         // A character outside ASCII takes more UTF-8 bytes than UTF-16 characters (2–3 for one, 4 for a pair): the
         // UTF-8 of a text is as long as the text only when it is all ASCII, and never shorter. Up to that length the
@@ -74,7 +74,7 @@ public readonly ref struct BinaryXmlName
         // ASCII bytes are as many characters: more of them than the text has are another text.
         return !Ascii.IsValid(utf8) && EncodedEquals(utf8, value);
 
-        static bool EncodedEquals(ReadOnlySpan<byte> utf8, string value)
+        static bool EncodedEquals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value)
         {
             if (utf8.Length < value.Length || utf8.Length > value.Length * 3) return false;
             const int StackBytes = 256;

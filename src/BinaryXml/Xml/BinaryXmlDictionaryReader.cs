@@ -1776,18 +1776,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool AttrLocalNameEquals(Attr a, ReadOnlySpan<char> value)
         => a.LocalName is string atom ? value.SequenceEqual(atom) : InlineEquals(Data.Slice(a.LocalStart, a.LocalLength), value);
 
-    /// <summary>Whether inline UTF-8 is the encoding of <paramref name="value"/>.</summary>
-    private bool InlineEquals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value) => AsciiText.Equals(utf8, value) || NonAsciiEquals(utf8, value);
-
-    /// <summary>UTF-8 that is not ASCII only against a string (false for ASCII: <see cref="AsciiText.Equals"/> answered it), decoded into the reader's scratch characters.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool NonAsciiEquals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value)
-    {
-        if (Ascii.IsValid(utf8) || utf8.Length < value.Length) return false;
-        if (_chars.Length < utf8.Length) _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
-        int n = Encoding.UTF8.GetChars(utf8, _chars);
-        return value.SequenceEqual(_chars.AsSpan(0, n));
-    }
+    /// <summary>
+    /// Whether inline UTF-8 is the encoding of <paramref name="value"/>: compared in line when it can be ASCII (no longer
+    /// than the value), otherwise by <see cref="BinaryXmlName.Utf8Equals"/>, whose rule this is.
+    /// </summary>
+    private static bool InlineEquals(ReadOnlySpan<byte> utf8, ReadOnlySpan<char> value)
+        => utf8.Length <= value.Length ? AsciiText.Equals(utf8, value) : BinaryXmlName.Utf8Equals(utf8, value);
 
     /// <inheritdoc/>
     public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
