@@ -1062,21 +1062,19 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>A hash of a prefix, the same for prefixes <see cref="CulturePrefixesEqual"/> finds equal.</summary>
     private static int CulturePrefixHash(ReadOnlySpan<byte> prefix)
-    {
-        const int StackChars = 64;
-        Span<char> chars = prefix.Length <= StackChars ? stackalloc char[StackChars] : new char[prefix.Length];
-        int length = Encoding.UTF8.GetChars(prefix, chars);
-        return System.Globalization.CultureInfo.CurrentCulture.CompareInfo.GetHashCode(chars[..length], System.Globalization.CompareOptions.None);
-    }
+        => System.Globalization.CultureInfo.CurrentCulture.CompareInfo.GetHashCode(PrefixChars(prefix, stackalloc char[PrefixStackChars]), System.Globalization.CompareOptions.None);
 
     private static bool CulturePrefixesEqual(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
+        => System.Globalization.CultureInfo.CurrentCulture.CompareInfo.Compare(
+            PrefixChars(a, stackalloc char[PrefixStackChars]), PrefixChars(b, stackalloc char[PrefixStackChars]), System.Globalization.CompareOptions.None) == 0;
+
+    private const int PrefixStackChars = 64;
+
+    /// <summary>A prefix's characters, decoded into <paramref name="stack"/> when they fit it (nearly always), else into a new array.</summary>
+    private static ReadOnlySpan<char> PrefixChars(ReadOnlySpan<byte> prefix, Span<char> stack)
     {
-        const int StackChars = 64;
-        Span<char> charsA = a.Length <= StackChars ? stackalloc char[StackChars] : new char[a.Length];
-        Span<char> charsB = b.Length <= StackChars ? stackalloc char[StackChars] : new char[b.Length];
-        int lengthA = Encoding.UTF8.GetChars(a, charsA);
-        int lengthB = Encoding.UTF8.GetChars(b, charsB);
-        return System.Globalization.CultureInfo.CurrentCulture.CompareInfo.Compare(charsA[..lengthA], charsB[..lengthB], System.Globalization.CompareOptions.None) == 0;
+        Span<char> chars = prefix.Length <= stack.Length ? stack : new char[prefix.Length];
+        return chars[..Encoding.UTF8.GetChars(prefix, chars)];
     }
 
     /// <summary>
