@@ -38,6 +38,10 @@ public sealed class WriterWalkTests
         ("xmlns:p", w => w.WriteXmlnsAttribute("p", "urn:p")),
         ("xml:lang", w => w.WriteAttributeString("xml", "lang", null, "fr")),
         ("xml:space", w => w.WriteAttributeString("xml", "space", null, "preserve")),
+        ("xml:lang, its namespace given", w => w.WriteAttributeString("xml", "lang", "http://www.w3.org/XML/1998/namespace", "de")),
+        ("xmlns:p, its namespace given", w => w.WriteAttributeString("xmlns", "p", "http://www.w3.org/2000/xmlns/", "urn:p")),
+        ("xmlns as an attribute's name", w => w.WriteAttributeString("xmlns", "urn:d")),
+        ("AttributeString p:r", w => w.WriteAttributeString("p", "r", "urn:p", "v")),
         ("Comment", w => w.WriteComment("c")),
         ("Base64", w => w.WriteBase64([1, 2, 3, 4], 0, 2)),
         ("BinHex", w => w.WriteBinHex([1, 2], 0, 2)),
@@ -70,7 +74,7 @@ public sealed class WriterWalkTests
     [InlineData(2)]
     public void Random_call_sequences_write_and_fail_as_in_box(int seed)
     {
-        // 1,500 sequences of 20 calls from 45 (elements, attributes, namespaces, typed values, lists, arrays, base64,
+        // 1,500 sequences of 20 calls from 49 (elements, attributes, namespaces, typed values, lists, arrays, base64,
         // documents, static and session dictionary strings, misuse in every state) on both writers: after every call the write state, xml:lang, xml:space
         // and a prefix lookup (and that our writer's short paths are closed where its state needs checks); the first failure's type, message and parameter; the bytes flushed. A sequence stops
         // at its first failure. (65,000 such sequences, 30,000 of them with dictionary strings, found no difference when this test was written.)

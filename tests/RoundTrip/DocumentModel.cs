@@ -58,6 +58,13 @@ public sealed class Doc(Elem root, bool useSession, double flushRate)
         foreach ((string? p, object ns) in e.Xmlns) calls.Add(new Call("Xmlns", [p, ns]));
         foreach (Attr a in e.Attributes)
         {
+            // An attribute with a string value is, every other time, written in one call (WriteAttributeString; with a
+            // dictionary name only the overload without a prefix exists).
+            if (a.Value is string value && (a.Local is string || a.Prefix is null) && calls.Count % 2 == 0)
+            {
+                calls.Add(new Call("AttributeString", [a.Prefix, a.Local, a.Ns, value]));
+                continue;
+            }
             calls.Add(new Call("StartAttribute", [a.Prefix, a.Local, a.Ns]));
             if (a.Value is not null) FlattenValue(a.Value, calls);
             calls.Add(new Call("EndAttribute", []));

@@ -184,7 +184,10 @@ public static class WriterScript
                 else w.WriteStartAttribute(S(a[0]), S(a[1])!, S(a[2]));
                 break;
             case "EndAttribute": w.WriteEndAttribute(); break;
-            case "AttributeString": w.WriteAttributeString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
+            case "AttributeString":
+                if (a[1] is DictRef adl) w.WriteAttributeString(ctx.Resolve(adl), a[2] is DictRef adn ? ctx.Resolve(adn) : null, S(a[3]));
+                else w.WriteAttributeString(S(a[0]), S(a[1])!, S(a[2]), S(a[3]));
+                break;
             case "ElementString": w.WriteElementString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
             case "ElementValue":
                 // XmlDictionaryWriter has no such call: the three it stands for.
@@ -283,7 +286,10 @@ public static class WriterScript
                 else w.WriteStartAttribute(S(a[0]), S(a[1])!, S(a[2]));
                 break;
             case "EndAttribute": w.WriteEndAttribute(); break;
-            case "AttributeString": w.WriteAttributeString(S(a[0]), S(a[1])!, S(a[2]), S(a[3])); break;
+            case "AttributeString":
+                if (a[1] is DictRef adl) w.WriteAttributeString(ctx.Resolve(adl), a[2] is DictRef adn ? ctx.Resolve(adn) : null, S(a[3]));
+                else w.WriteAttributeString(S(a[0]), S(a[1])!, S(a[2]), S(a[3]));
+                break;
             case "ElementString":
                 if (a[0] is null && a[2] is null) w.WriteElementString(S(a[1])!, S(a[3]));
                 else w.WriteElementString(S(a[0]), S(a[1])!, S(a[2]), S(a[3]));

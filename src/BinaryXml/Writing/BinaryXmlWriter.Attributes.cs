@@ -39,6 +39,11 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteStartAttribute(string? prefix, string localName, string? ns)
     {
+        if (TryStartBoundAttribute(prefix, localName, ns, out string? bound))
+        {
+            WriteAttributeNode(bound, localName);
+            return;
+        }
         string resolved = StartAttribute(prefix, localName, ns, null);
         if (!_isXmlnsAttribute) WriteAttributeNode(resolved, localName);
     }
@@ -50,8 +55,13 @@ public sealed partial class BinaryXmlWriter
     public void WriteStartAttribute(string? prefix, XmlDictionaryString localName, XmlDictionaryString? ns)
     {
         ArgumentNullException.ThrowIfNull(localName);
-        prefix = StartAttribute(prefix, localName.Value, ns?.Value, ns);
-        if (_isXmlnsAttribute) return;
+        prefix = TryStartBoundAttribute(prefix, localName.Value, ns?.Value, out string? bound) ? bound : StartAttribute(prefix, localName.Value, ns?.Value, ns);
+        if (!_isXmlnsAttribute) WriteAttributeNode(prefix, localName);
+    }
+
+    /// <summary>Writes an attribute's record with its local name as a dictionary id when the dictionary or session has it.</summary>
+    private void WriteAttributeNode(string prefix, XmlDictionaryString localName)
+    {
         if (!TryGetKey(localName, out int key))
         {
             WriteAttributeNode(prefix, localName.Value);
@@ -91,6 +101,38 @@ public sealed partial class BinaryXmlWriter
         }
         _inAttribute = true;
         _wroteAttributeValue = false;
+    }
+
+    /// <summary>
+    /// The short way of <see cref="StartAttribute"/>: in a start tag with nothing pending (<see cref="PlainState.Content"/>),
+    /// an attribute that declares nothing needs no checks beyond its names': one with no namespace (and no prefix, and
+    /// not named <c>xmlns</c>), or one whose namespace is bound to its prefix (not <c>xml</c> or <c>xmlns</c>), or to
+    /// some prefix when it has none. Starts it and returns the prefix it is written with; false (nothing done) in any
+    /// other case.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private bool TryStartBoundAttribute(string? prefix, string? localName, string? ns, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? bound)
+    {
+        bound = null;
+        if (_plain != PlainState.Content || _writeState != WriteState.Element || string.IsNullOrEmpty(localName)) return false;
+        if (string.IsNullOrEmpty(prefix))
+        {
+            // Without a prefix, "xmlns" is a declaration whatever the namespace.
+            if (localName == "xmlns") return false;
+            // A namespace of its own is found among the prefixed declarations (never the xml or xmlns namespace: a
+            // prefix cannot be declared for them).
+            bound = string.IsNullOrEmpty(ns) ? string.Empty : _nsMgr.LookupAttributePrefix(ns);
+        }
+        else if (!string.IsNullOrEmpty(ns) && prefix is not ("xml" or "xmlns") && _nsMgr.LookupNamespace(prefix) == ns)
+        {
+            bound = prefix;
+        }
+        if (bound is null) return false;
+        _plain = PlainState.None;
+        _writeState = WriteState.Attribute;
+        _isXmlnsAttribute = false;
+        _isXmlAttribute = false;
+        return true;
     }
 
     /// <summary>Checks and starts an attribute; returns its prefix, resolved (a local, not a ref: kept in a register).</summary>
@@ -166,6 +208,16 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Ends the current attribute, writing its captured value as one text record (EmptyText when nothing was written).</summary>
     public void WriteEndAttribute()
     {
+        if (_writeState == WriteState.Attribute && !_isXmlAttribute && !_isXmlnsAttribute && _trailByteCount == 0 && !_inList)
+        {
+            // An ordinary attribute with no base64 bytes held back and no list open: its value, and back to the start tag.
+            _inAttribute = false;
+            _writeState = WriteState.Element;
+            if (!_wroteAttributeValue) Capture.WriteTo(this);
+            _textNodeStart = -1;
+            RefreshPlainState();
+            return;
+        }
         ThrowIfClosed();
         ThrowIfInList("WriteEndAttribute");
         if (_writeState != WriteState.Attribute)
@@ -216,6 +268,12 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an attribute with a string value.</summary>
     public void WriteAttributeString(string? prefix, string localName, string? ns, string? value)
     {
+        if (value is not null && Capture.IsEmpty && TryStartBoundAttribute(prefix, localName, ns, out string? bound))
+        {
+            WriteAttributeNode(bound, localName);
+            EndBoundAttribute(value);
+            return;
+        }
         WriteStartAttribute(prefix, localName, ns);
         WriteString(value);
         WriteEndAttribute();
@@ -224,9 +282,31 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an attribute with a dictionary name and a string value.</summary>
     public void WriteAttributeString(XmlDictionaryString localName, XmlDictionaryString? ns, string? value)
     {
+        ArgumentNullException.ThrowIfNull(localName);
+        if (value is not null && Capture.IsEmpty && TryStartBoundAttribute(null, localName.Value, ns?.Value, out string? bound))
+        {
+            WriteAttributeNode(bound, localName);
+            EndBoundAttribute(value);
+            return;
+        }
         WriteStartAttribute(null, localName, ns);
         WriteString(value);
         WriteEndAttribute();
+    }
+
+    /// <summary>
+    /// Writes the value of an attribute started by <see cref="TryStartBoundAttribute"/> with nothing captured, and
+    /// ends it: what <see cref="WriteString(string?)"/> and <see cref="WriteEndAttribute"/> do for one string, without
+    /// capturing it. The start tag is plain again, as it was.
+    /// </summary>
+    private void EndBoundAttribute(string value)
+    {
+        _inAttribute = false;
+        _writeState = WriteState.Element;
+        if (value.Length == 0) WriteTextNode(RecordType.EmptyText);
+        else WriteTextNode(value.AsSpan());
+        _textNodeStart = -1;
+        _plain = PlainState.Content;
     }
 
     /// <summary>
@@ -335,15 +415,22 @@ public sealed partial class BinaryXmlWriter
         private char[]? _text;
         private int _textLength;
         private bool _hasText;
+        // The text while it is one string given whole (an attribute's usual value): copied into _text only when more
+        // text comes.
+        private string? _heldText;
         private XmlDictionaryString? _dictionaryText;
         private byte[]? _bytes;
         private int _byteCount;
         private bool _hasBytes;
 
+        /// <summary>Whether nothing is held: no text, dictionary string or bytes.</summary>
+        public readonly bool IsEmpty => !_hasText && _dictionaryText is null && !_hasBytes;
+
         public void Clear()
         {
             _hasText = false;
             _textLength = 0;
+            _heldText = null;
             _dictionaryText = null;
             _hasBytes = false;
             _byteCount = 0;
@@ -377,6 +464,21 @@ public sealed partial class BinaryXmlWriter
             else Append(s);
         }
 
+        /// <summary>Adds text given as a string: held as it is when nothing else is, otherwise as <see cref="AddText(ReadOnlySpan{char})"/>.</summary>
+        public void AddText(string s)
+        {
+            if (IsEmpty)
+            {
+                _hasText = true;
+                _textLength = 0;
+                _heldText = s;
+            }
+            else
+            {
+                AddText(s.AsSpan());
+            }
+        }
+
         public void AddText(XmlDictionaryString s)
         {
             if (_hasText || _hasBytes) AddText(s.Value);
@@ -405,10 +507,11 @@ public sealed partial class BinaryXmlWriter
             if (_hasText)
             {
                 _hasText = false;
-                int length = _textLength;
+                ReadOnlySpan<char> text = _heldText is not null ? _heldText : _text.AsSpan(0, _textLength);
+                _heldText = null;
                 _textLength = 0;
-                if (length == 0) writer.WriteTextNode(RecordType.EmptyText);
-                else writer.WriteTextNode(_text.AsSpan(0, length));
+                if (text.IsEmpty) writer.WriteTextNode(RecordType.EmptyText);
+                else writer.WriteTextNode(text);
             }
             else if (_dictionaryText is not null)
             {
@@ -433,11 +536,13 @@ public sealed partial class BinaryXmlWriter
         {
             _hasText = true;
             _textLength = 0;
+            _heldText = null;
             Append(s);
         }
 
         private void Append(ReadOnlySpan<char> s)
         {
+            CopyHeldText();
             EnsureText(_textLength + s.Length);
             s.CopyTo(_text.AsSpan(_textLength));
             _textLength += s.Length;
@@ -446,10 +551,22 @@ public sealed partial class BinaryXmlWriter
         private void AppendBase64(ReadOnlySpan<byte> data)
         {
             if (data.IsEmpty) return;
+            CopyHeldText();
             int length = checked((data.Length + 2) / 3 * 4);
             EnsureText(_textLength + length);
             Convert.TryToBase64Chars(data, _text.AsSpan(_textLength), out int written);
             _textLength += written;
+        }
+
+        /// <summary>Copies the held string into the buffer, where text is appended to it.</summary>
+        private void CopyHeldText()
+        {
+            if (_heldText is null) return;
+            string held = _heldText;
+            _heldText = null;
+            EnsureText(held.Length);
+            held.CopyTo(_text.AsSpan());
+            _textLength = held.Length;
         }
 
         private void EnsureText(int size)

@@ -28,7 +28,9 @@ public sealed partial class BinaryXmlWriter
             if (!_isXmlnsAttribute)
             {
                 StartContent(value);
-                WriteTextOrCapture(value);
+                // Inside an attribute a string is held, not copied, until the attribute ends (or more text comes).
+                if (_inAttribute && valueString is not null) Capture.AddText(valueString);
+                else WriteTextOrCapture(value);
             }
         }
     }
