@@ -202,6 +202,43 @@ public sealed class ReaderValidationTests
         }
     }
 
+    [Fact]
+    public void No_culture_sorts_two_different_prefixes_of_ASCII_letters_and_digits_as_equal()
+    {
+        // The readers check a long start tag whose declared prefixes are all ASCII letters and digits (or empty) by
+        // their bytes, not by the current culture's sort keys: two different such prefixes must never be equal as a
+        // culture compares them. Checked for every culture's sorting on all prefixes of up to two such characters and
+        // the three-character ones of the letters that make contractions (Czech ch, Hungarian dzs, Spanish ll...).
+        const string Alphanumerics = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        const string Contracting = "cdglnsyz";
+        var prefixes = new List<string> { "" };
+        foreach (char a in Alphanumerics)
+        {
+            prefixes.Add(a.ToString());
+            foreach (char b in Alphanumerics) prefixes.Add(string.Concat(a, b));
+        }
+        foreach (char a in Contracting)
+        {
+            foreach (char b in Contracting)
+            {
+                foreach (char c in Contracting) prefixes.Add(string.Concat(a, b, c));
+            }
+        }
+        var sortings = new HashSet<string>();
+        foreach (System.Globalization.CultureInfo culture in System.Globalization.CultureInfo.GetCultures(System.Globalization.CultureTypes.AllCultures).Append(System.Globalization.CultureInfo.CurrentCulture))
+        {
+            System.Globalization.CompareInfo compare = culture.CompareInfo;
+            if (!sortings.Add(compare.Name)) continue;
+            var keys = new Dictionary<string, string>();
+            foreach (string prefix in prefixes)
+            {
+                string key = Convert.ToHexString(compare.GetSortKey(prefix, System.Globalization.CompareOptions.None).KeyData);
+                Assert.True(keys.TryAdd(key, prefix), $"'{compare.Name}' sorts '{prefix}' as '{keys.GetValueOrDefault(key)}'");
+            }
+        }
+        Assert.True(sortings.Count > 100, $"{sortings.Count} sortings");
+    }
+
     [Theory]
     [InlineData("reserved 0x00", "40 01 61 00 01")]
     [InlineData("reserved 0x78", "40 01 61 78 01")]
