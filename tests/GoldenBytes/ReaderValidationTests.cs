@@ -400,6 +400,70 @@ public sealed class ReaderValidationTests
         Assert.Equal($"p{attributes - 1}:x=urnp{attributes - 1}", names[attributes - 1]);
     }
 
+    [Theory]
+    [InlineData("pc", false)]
+    [InlineData("p.c", false)]
+    [InlineData("pc", true)]
+    [InlineData("p.c", true)]
+    public void A_long_start_tag_resolves_prefixes_declared_on_it_and_around_it_as_in_box(string declared, bool unbound)
+    {
+        // <r xmlns:pa="urn:oa" xmlns:pb="urn:ob"><e f0..f9="v" xmlns:pb="urn:ib" xmlns:{declared}="urn:c" pa:x pb:x
+        // {declared}:x [pz:x]/></r>: prefixes found among the tag's own declarations (by bytes, or by the culture's sort
+        // keys when one is not letters and digits), one redeclared there, one only outside, and one nowhere.
+        var document = new List<byte>();
+        void Name(string s)
+        {
+            byte[] bytes = System.Text.Encoding.UTF8.GetBytes(s);
+            document.Add((byte)bytes.Length);
+            document.AddRange(bytes);
+        }
+        void Declare(string prefix, string ns)
+        {
+            document.Add(0x09);
+            Name(prefix);
+            Name(ns);
+        }
+        void Attribute(string prefix, string local)
+        {
+            document.Add(0x05);
+            Name(prefix);
+            Name(local);
+            document.AddRange([0x98, 0x01, (byte)'v']);
+        }
+        document.Add(0x40);
+        Name("r");
+        Declare("pa", "urn:oa");
+        Declare("pb", "urn:ob");
+        document.Add(0x40);
+        Name("e");
+        for (int i = 0; i < 10; i++)
+        {
+            document.Add(0x04);
+            Name("f" + i);
+            document.AddRange([0x98, 0x01, (byte)'v']);
+        }
+        Declare("pb", "urn:ib");
+        Declare(declared, "urn:c");
+        Attribute("pa", "x");
+        Attribute("pb", "x");
+        Attribute(declared, "x");
+        if (unbound) Attribute("pz", "x");
+        document.AddRange([0x01, 0x01]);
+        byte[] data = [.. document];
+        if (unbound)
+        {
+            Assert.ThrowsAny<XmlException>(() => ReadAllInBox(data));
+            BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => ReadAll(data));
+            Assert.Contains("'pz' is not defined", e.Message);
+            Assert.Throws<BinaryXmlException>(() => NodeStream.FromAdapter(data));
+            return;
+        }
+        ReadAllInBox(data);
+        Assert.Equal(NodeStream.FromInBox(data), NodeStream.FromAdapter(data));
+        List<string> names = TokenNames(data, BinaryXmlTokenType.Attribute);
+        Assert.Equal(["pa:x=urn:oa", "pb:x=urn:ib", declared + ":x=urn:c"], names.Where(n => n.Contains(":x=", StringComparison.Ordinal)).ToList());
+    }
+
     [Fact]
     public void A_prefix_bound_to_an_empty_session_string_is_rejected_as_bound_to_the_empty_namespace()
     {

@@ -841,6 +841,7 @@ public ref partial struct BinaryXmlReader
         // prefixes, and its attributes, are compared with each of those before them.
         bool longTag = s._attrCount >= LongStartTagCount;
         Span<int> table = longTag ? DuplicateTable(s._attrCount) : default;
+        Span<int> declarations = table[..(table.Length / 2)], attributes = table[(table.Length / 2)..];
         bool culturePrefixes = longTag && AnyCulturePrefix(firstNs);
         uint declared = 0;
         for (int i = firstNs; i < s._namespaceCount; i++)
@@ -857,7 +858,7 @@ public ref partial struct BinaryXmlReader
             if (!p.IsEmpty && binding.EmptyNamespace) Fail("The empty namespace requires a null or empty prefix", record);
             if (longTag)
             {
-                if (!AddDeclaredPrefix(table, i, culturePrefixes)) Fail("A namespace prefix is declared twice on one element", record);
+                if (!AddDeclaredPrefix(declarations, i, culturePrefixes)) Fail("A namespace prefix is declared twice on one element", record);
                 continue;
             }
             if (kept != OtherPrefix)
@@ -873,19 +874,19 @@ public ref partial struct BinaryXmlReader
             }
         }
         if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
-        table.Clear();
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
             if (attribute.IsXmlns) continue;
-            ResolveAttributeNamespace(ref attribute);
             bool duplicate = false;
             if (longTag)
             {
-                duplicate = !AddAttribute(table, i);
+                if (attribute.Prefix.Kind != NameKind.None) ResolveAttributeOfLongTag(ref attribute, declarations, firstNs, culturePrefixes);
+                duplicate = !AddAttribute(attributes, i);
             }
             else
             {
+                ResolveAttributeNamespace(ref attribute);
                 for (int j = 0; j < i && !duplicate; j++)
                 {
                     ref AttributeRecord other = ref s._attributes[j];
@@ -897,12 +898,13 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// A cleared hash table for a start tag of <paramref name="records"/> attribute records: slots of two items, a
-    /// record's index plus one (0: empty) and its hash, at most half of them used.
+    /// Two cleared hash tables for a start tag of <paramref name="records"/> attribute records, one after the other (its
+    /// declarations', then its attributes'): slots of two items, a record's index plus one (0: empty) and its hash, at
+    /// most half of them used.
     /// </summary>
     private readonly Span<int> DuplicateTable(int records)
     {
-        int size = 2 * (int)BitOperations.RoundUpToPowerOf2((uint)records * 2);
+        int size = 4 * (int)BitOperations.RoundUpToPowerOf2((uint)records * 2);
         Span<int> table = EnsureCapacity(ref _s._duplicateTable, size).AsSpan(0, size);
         table.Clear();
         return table;
@@ -938,6 +940,36 @@ public ref partial struct BinaryXmlReader
     }
 
     private static readonly SearchValues<byte> s_prefixAlphanumerics = SearchValues.Create("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"u8);
+
+    /// <summary>
+    /// Resolves the prefix of an attribute of a long start tag: one neither empty nor a letter (whose answers are kept)
+    /// is looked for in the table of the tag's declarations (<paramref name="declarations"/>, hashed as
+    /// <see cref="AddDeclaredPrefix"/> hashed them), then among the declarations of the scopes outside it. Found
+    /// declaration by declaration, 2,048 prefixed attributes each declared on their tag took 6–8 ms, and as long in .NET's
+    /// reader, which looks so too.
+    /// </summary>
+    private readonly void ResolveAttributeOfLongTag(ref AttributeRecord attribute, Span<int> declarations, int firstNs, bool culturePrefixes)
+    {
+        ReadOnlySpan<byte> p = NameBytes(attribute.Prefix);
+        if (KeptPrefixIndex(p) != OtherPrefix)
+        {
+            ResolvePrefixedAttribute(ref attribute);
+            return;
+        }
+        int hash = culturePrefixes ? CulturePrefixHash(p) : Utf8Hash(p);
+        int mask = declarations.Length / 2 - 1;
+        for (int slot = hash & mask; declarations[2 * slot] != 0; slot = (slot + 1) & mask)
+        {
+            // Of the tag's declarations at most one has these bytes (two would have been refused).
+            NamespaceBinding binding = _s._namespaces![declarations[2 * slot] - 1];
+            if (declarations[2 * slot + 1] == hash && NameBytes(binding.Prefix).SequenceEqual(p))
+            {
+                attribute.Namespace = binding.Namespace;
+                return;
+            }
+        }
+        if (!TryResolvePrefix(p, firstNs, out attribute.Namespace) && _s._requireBoundPrefixes) Fail("The prefix '{0}' is not defined", Encoding.UTF8.GetString(p), attribute.Record);
+    }
 
     /// <summary>Adds the attribute at <paramref name="index"/> to <paramref name="table"/>; false when one already there has its local name and namespace.</summary>
     private readonly bool AddAttribute(Span<int> table, int index)
@@ -1123,12 +1155,18 @@ public ref partial struct BinaryXmlReader
     /// Finds the namespace bound to a prefix, newest declaration first. The empty prefix is always bound (to ""
     /// by default); "xml" is implicitly bound.
     /// </summary>
-    private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns)
+    private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, out NameRef ns) => TryResolvePrefix(prefix, _s._namespaceCount, out ns);
+
+    /// <summary>
+    /// <see cref="TryResolvePrefix(ReadOnlySpan{byte}, out NameRef)"/> among the declarations below
+    /// <paramref name="count"/> (those of a start tag already searched left out).
+    /// </summary>
+    private readonly bool TryResolvePrefix(ReadOnlySpan<byte> prefix, int count, out NameRef ns)
     {
         ReaderState s = _s;
         int letter = KeptPrefixIndex(prefix);
         if (letter != OtherPrefix && TryKeptNamespace(letter, out ns)) return true;
-        for (int i = s._namespaceCount - 1; i >= 0; i--)
+        for (int i = count - 1; i >= 0; i--)
         {
             ref NamespaceBinding binding = ref s._namespaces![i];
             if (NameBytes(binding.Prefix).SequenceEqual(prefix))
