@@ -927,7 +927,7 @@ public ref partial struct BinaryXmlReader
     /// other than an ASCII letter or digit. Two different prefixes of those characters alone (or empty) are never
     /// equal as a culture compares them: no culture ignores them, and none makes one sequence of them equal to another
     /// (checked for every culture's sorting by <c>ReaderValidationTests</c>). A tag whose prefixes are all such is
-    /// checked by their bytes, not by the culture's sort keys, about 250 ns a prefix; one with any other prefix is
+    /// checked by their bytes, not by the culture's sort keys (about 250 ns a prefix); one with any other prefix is
     /// checked by sort keys throughout, as that prefix may equal a prefix of letters (<c>p</c> followed by U+0001 and <c>p</c>).
     /// </summary>
     private readonly bool AnyCulturePrefix(int firstNs)
