@@ -211,10 +211,8 @@ public sealed partial class BinaryXmlWriter
         if (_writeState == WriteState.Attribute && !_isXmlAttribute && !_isXmlnsAttribute && _trailByteCount == 0 && !_inList)
         {
             // An ordinary attribute with no base64 bytes held back and no list open: its value, and back to the start tag.
-            _inAttribute = false;
             _writeState = WriteState.Element;
-            if (!_wroteAttributeValue) Capture.WriteTo(this);
-            _textNodeStart = -1;
+            WriteCapturedAttributeValue();
             RefreshPlainState();
             return;
         }
@@ -250,9 +248,7 @@ public sealed partial class BinaryXmlWriter
             }
             else
             {
-                _inAttribute = false;
-                if (!_wroteAttributeValue) Capture.WriteTo(this);
-                _textNodeStart = -1;
+                WriteCapturedAttributeValue();
             }
         }
         finally
@@ -260,6 +256,17 @@ public sealed partial class BinaryXmlWriter
             _writeState = WriteState.Element;
             RefreshPlainState();
         }
+    }
+
+    /// <summary>
+    /// Ends an attribute's node (not a declaration's): its captured value as one record, unless a typed value was
+    /// written. No end element folds into it.
+    /// </summary>
+    private void WriteCapturedAttributeValue()
+    {
+        _inAttribute = false;
+        if (!_wroteAttributeValue) Capture.WriteTo(this);
+        _textNodeStart = -1;
     }
 
     /// <summary>Writes an attribute with a string value.</summary>
@@ -303,8 +310,7 @@ public sealed partial class BinaryXmlWriter
     {
         _inAttribute = false;
         _writeState = WriteState.Element;
-        if (value.Length == 0) WriteTextNode(RecordType.EmptyText);
-        else WriteTextNode(value.AsSpan());
+        WriteTextOrCapture(value);
         _textNodeStart = -1;
         _plain = PlainState.Content;
     }
