@@ -242,3 +242,85 @@ public class R5_DataContractCalls : DataContractReadScenario
     [Benchmark]
     public long Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 }
+
+/// <summary>
+/// W6 (iii): a received message's body written into a new message by <see cref="XmlDictionaryWriter.WriteNode(XmlDictionaryReader, bool)"/>,
+/// as WCF writes the body of a buffered message it forwards or copies. The message of R5 (ii) is read by each side's
+/// reader, and its body's content is copied by that side's writer into W6's envelope: reader and writer together, as
+/// an application pairs them. Payload "attributes" is a body of attributes with string values, as XmlSerializer
+/// writes [XmlAttribute] members: 100 elements of W3_Attributes' four (DataContractSerializer writes none).
+/// </summary>
+[MemoryDiagnoser]
+public class W6_CopyBody
+{
+    private readonly MemoryStream _stream = new(1 << 16);
+    private MessageSetup _setup = null!;
+    private byte[] _data = [];
+    private XmlDictionaryReader _inBoxReader = null!, _adapterReader = null!;
+    private XmlDictionaryWriter _inBoxWriter = null!, _adapterWriter = null!;
+
+    /// <summary>The dictionaries of the message read and of the one written: none, or MC-NBFS.</summary>
+    [Params("none", "nbfs")]
+    public string Dictionary { get; set; } = "nbfs";
+
+    /// <summary>The DataContractSerializer payload of the body, or "attributes".</summary>
+    [Params("login", "location", "index", "attributes")]
+    public string Payload { get; set; } = "index";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _setup = new MessageSetup(Dictionary, Payload == "attributes" ? "login" : Payload);
+        (_data, _) = Payload == "attributes" ? (WriteAttributesMessage(_setup.Dictionary), null) : _setup.WriteLastMessage();
+        _inBoxReader = XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max);
+        _adapterReader = BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max);
+        _inBoxWriter = XmlDictionaryWriter.CreateBinaryWriter(_stream, _setup.Dictionary, null, false);
+        _adapterWriter = BinaryXmlDictionaryWriter.Create(_stream, _setup.Dictionary, null, false);
+        InBox();
+        byte[] inBox = _stream.ToArray().AsSpan(0, (int)_stream.Position).ToArray();
+        Adapter();
+        byte[] adapter = _stream.ToArray().AsSpan(0, (int)_stream.Position).ToArray();
+        if (!inBox.AsSpan().SequenceEqual(adapter)) throw new InvalidOperationException($"W6 copy {Dictionary} {Payload}: adapter bytes differ from in-box");
+        Console.WriteLine($"// W6 copy {Dictionary} {Payload}: {_data.Length} bytes read, {inBox.Length} written, identical");
+    }
+
+    private static byte[] WriteAttributesMessage(IXmlDictionary? dictionary)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, null, false))
+        {
+            Soap.WriteStart<CodeFor.InBox>(w);
+            w.WriteStartElement("GetOrdersResponse", "http://tempuri.org/");
+            for (int i = 0; i < 100; i++)
+            {
+                w.WriteStartElement("Order");
+                w.WriteAttributeString("id", "x17");
+                w.WriteAttributeString("name", "Contoso");
+                w.WriteAttributeString("type", "Order");
+                w.WriteAttributeString("version", "1.0");
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+            Soap.WriteEnd<CodeFor.InBox>(w);
+        }
+        return stream.ToArray();
+    }
+
+    private void Copy<TCode>(XmlDictionaryReader r, XmlDictionaryWriter w) where TCode : struct
+    {
+        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, _setup.Dictionary, XmlDictionaryReaderQuotas.Max, null, null);
+        _stream.Position = 0;
+        ((IXmlBinaryWriterInitializer)w).SetOutput(_stream, _setup.Dictionary, null, false);
+        MessageSetup.EnterBody<TCode>(r);
+        Soap.WriteStart<TCode>(w);
+        while (r.NodeType != XmlNodeType.EndElement) w.WriteNode(r, false);
+        Soap.WriteEnd<TCode>(w);
+        w.Flush();
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() => Copy<CodeFor.InBox>(_inBoxReader, _inBoxWriter);
+
+    [Benchmark]
+    public void Adapter() => Copy<CodeFor.Adapter>(_adapterReader, _adapterWriter);
+}

@@ -435,6 +435,104 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     /// <summary>
+    /// An attribute's value read in chunks, as XmlDictionaryWriter.WriteNode reads it (on the attribute and on its value
+    /// node): each chunk, and what GetAttribute, Value and a second attribute give between the chunks, are .NET's. The
+    /// values are UTF-8 (Chars) and UTF-16 (UnicodeChars) records without surrogate pairs, which the two readers cut
+    /// differently (pinned above for text).
+    /// </summary>
+    [Theory]
+    [InlineData("0123456789abcdefghijklmnopqrstuvwxyz")]
+    [InlineData("aé日x")]
+    [InlineData("日本語")]
+    public void An_attribute_value_read_in_chunks_is_what_the_in_box_reader_reads(string unit)
+    {
+        string value = string.Concat(Enumerable.Repeat(unit, 300));
+        byte[] data = Doc("StartElement(null, \"r\", null); StartAttribute(null, \"v\", null); String(\"" + value
+            + "\"); EndAttribute(); StartAttribute(null, \"w\", null); String(\"" + value + "\"); EndAttribute(); EndElement()");
+        Assert.Equal(unit == "日本語" ? RecordType.UnicodeChars16Text : RecordType.Chars16Text, (RecordType)(data[6] & 0xFE));
+        string Read(string factory, int size, bool onValueNode)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            r.MoveToContent();
+            r.MoveToAttribute("v");
+            if (onValueNode) r.ReadAttributeValue();
+            char[] buffer = new char[size];
+            var trace = new List<string> { new(buffer, 0, r.ReadValueChunk(buffer, 0, size)), r.GetAttribute("v")!, r.GetAttribute("w")! };
+            for (int i = 0, n; i < 3 && (n = r.ReadValueChunk(buffer, 0, size)) > 0; i++) trace.Add(new string(buffer, 0, n));
+            trace.Add(r.Value);
+            r.MoveToAttribute("w");
+            trace.Add(new string(buffer, 0, r.ReadValueChunk(buffer, 0, size)));
+            r.MoveToAttribute("v");
+            trace.Add(r.Value);
+            trace.Add(new string(buffer, 0, r.ReadValueChunk(buffer, 0, size)));
+            r.MoveToElement();
+            trace.Add(r.GetAttribute("w")!);
+            return string.Join("|", trace);
+        }
+        foreach (int size in new[] { 1, 2, 3, 5, 64, 4096 })
+        {
+            foreach (bool onValueNode in new[] { false, true })
+            {
+                string inBox = Read("in-box", size, onValueNode);
+                Assert.Equal(inBox, Read("BinaryXml", size, onValueNode));
+                Assert.StartsWith(value[..Math.Min(size, value.Length)] + "|" + value[Math.Min(size, value.Length)..] + "|" + value + "|", inBox);
+            }
+        }
+    }
+
+    /// <summary>
+    /// An attribute's value with surrogate pairs, UTF-8 and UTF-16, read one character at a time, as WriteNode reads
+    /// nothing but would with a one-character buffer: ours gives each pair's two halves in two chunks and the whole
+    /// value, as for text. .NET's reader, pinned here, gives the same of UTF-16 and stops at the first pair of UTF-8.
+    /// </summary>
+    [Theory]
+    [InlineData("ab\uD83D\uDE00", 2)]
+    [InlineData("日本\uD83D\uDE00", 13)]
+    public void An_attribute_value_read_one_character_at_a_time_keeps_its_surrogate_pairs(string unit, int inBoxLength)
+    {
+        string value = string.Concat(Enumerable.Repeat(unit, 3)) + "é";
+        byte[] data = Doc("StartElement(null, \"r\", null); StartAttribute(null, \"v\", null); String(\"" + value + "\"); EndAttribute(); EndElement()");
+        string Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            r.MoveToContent();
+            r.MoveToFirstAttribute();
+            char[] buffer = new char[1];
+            var read = new System.Text.StringBuilder();
+            for (int n; (n = r.ReadValueChunk(buffer, 0, 1)) > 0;) read.Append(buffer, 0, n);
+            return read.ToString();
+        }
+        Assert.Equal(value, Read("BinaryXml"));
+        Assert.Equal(value[..inBoxLength], Read("in-box"));
+    }
+
+    [Theory]
+    [InlineData("aé日x")]
+    [InlineData("日本語\uD83D\uDE00")]
+    public void Reading_an_attribute_value_in_chunks_allocates_nothing(string unit)
+    {
+        string text = string.Concat(Enumerable.Repeat(unit, 1024));
+        byte[] data = Doc("StartElement(null, \"r\", null); StartAttribute(null, \"v\", null); String(\"" + text + "\"); EndAttribute(); EndElement()");
+        XmlDictionaryReader r = Create("BinaryXml", data);
+        char[] buffer = new char[1000];
+        (int Read, int Left) Read()
+        {
+            ((IXmlBinaryReaderInitializer)r).SetInput(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+            r.MoveToContent();
+            r.MoveToFirstAttribute();
+            r.ReadAttributeValue();
+            int total = 0, n;
+            while ((n = r.ReadValueChunk(buffer, 0, buffer.Length)) > 0) total += n;
+            return (total, r.Value.Length);
+        }
+        Assert.Equal((text.Length, 0), Read());
+        (int, int) again = default;
+        long allocated = LeastAllocated(() => again = Read());
+        Assert.Equal((text.Length, 0), again);
+        Assert.Equal(0, allocated);
+    }
+
+    /// <summary>
     /// Bytes allocated on this thread by <paramref name="action"/> in steady state: the least of five runs (the runtime
     /// allocates on the thread now and then while it compiles methods again at a higher tier, a few KB in one run).
     /// </summary>

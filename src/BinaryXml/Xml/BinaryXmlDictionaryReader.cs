@@ -1937,6 +1937,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             return IsUtf8Text((RecordType)_valueLocation.ValueType) ? ReadUtf8ValueChunk(buffer.AsSpan(index, count)) : ReadUtf16ValueChunk(buffer.AsSpan(index, count));
         }
+        if (_attributeIndex >= 0 && !ValueStringKept && _attributes[_attributeIndex] is { Value: null } undecoded && IsTextAttribute(undecoded)
+            && TryReadAttributeValueChunk(undecoded, buffer.AsSpan(index, count), out int read))
+        {
+            return read;
+        }
         // As .NET's reader: the value as a string, and what is left of it the value from now on: the attribute's own
         // when its text is read straight from its record (a Chars or UnicodeChars value, Value not asked for on it;
         // .NET's reader consumes such an attribute's value itself, for GetAttribute and after a move too), otherwise
@@ -1954,6 +1959,33 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _valueRest = value[n..];
         _valueAsked = true;
         return n;
+    }
+
+    /// <summary>
+    /// <see cref="ReadValueChunk"/> of an attribute whose value is one Chars or UnicodeChars record not decoded yet:
+    /// transcoded from the input into the caller's buffer, nothing allocated, and what is left of the record the
+    /// attribute's value from now on (.NET's reader consumes the attribute's value so). False, and nothing read, where
+    /// the chunk has room for one character only and the next is a surrogate pair: that is read from the value as a
+    /// string, which splits the pair.
+    /// </summary>
+    private bool TryReadAttributeValueChunk(Attr a, Span<char> destination, out int count)
+    {
+        ValueLocation value = a.AtomicValue;
+        ReadOnlySpan<byte> payload = Data.Slice(value.Start, value.Length);
+        int read;
+        if (IsUtf8Text((RecordType)value.ValueType))
+        {
+            // Checked when the start tag was read; a surrogate pair that does not fit is left whole for the next chunk.
+            Utf8.ToUtf16(payload, destination, out read, out count, replaceInvalidSequences: false);
+        }
+        else
+        {
+            count = CopyUtf16Chunk(payload, destination);
+            read = 2 * count;
+        }
+        if (count == 0 && !destination.IsEmpty && read < payload.Length) return false;
+        a.AtomicValue = value with { Start = value.Start + read, Length = value.Length - read };
+        return true;
     }
 
     /// <summary>Whether an attribute's value is one Chars or UnicodeChars record (not a namespace declaration's).</summary>
@@ -2015,11 +2047,20 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int ReadUtf16ValueChunk(Span<char> destination)
     {
         BeginTextChunkRead();
-        ReadOnlySpan<byte> rest = TextChunkRest;
-        int n = Math.Min(destination.Length, rest.Length / 2);
-        if (n > 1 && n < rest.Length / 2 && char.IsHighSurrogate((char)BinaryPrimitives.ReadUInt16LittleEndian(rest[(2 * n - 2)..]))) n--;
-        TextFormatting.CopyUtf16(rest[..(2 * n)], destination);
+        int n = CopyUtf16Chunk(TextChunkRest, destination);
         _textChunkBytes += 2 * n;
+        return n;
+    }
+
+    /// <summary>
+    /// Copies the first characters of a UnicodeChars payload into <paramref name="destination"/> and returns how many: as
+    /// many as fit, less the high surrogate of a pair that does not, unless it is the only one that fits.
+    /// </summary>
+    private static int CopyUtf16Chunk(ReadOnlySpan<byte> utf16le, Span<char> destination)
+    {
+        int n = Math.Min(destination.Length, utf16le.Length / 2);
+        if (n > 1 && n < utf16le.Length / 2 && char.IsHighSurrogate((char)BinaryPrimitives.ReadUInt16LittleEndian(utf16le[(2 * n - 2)..]))) n--;
+        TextFormatting.CopyUtf16(utf16le[..(2 * n)], destination);
         return n;
     }
 
