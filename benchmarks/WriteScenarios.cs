@@ -439,6 +439,72 @@ public class W3_Attributes : WriterScenario
     public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
 }
 
+/// <summary>
+/// W3, wide: one element of 16, 256 or 2,048 attributes, each in a namespace of its own, with its prefix given
+/// ("prefixed") or made up by the writer ("generated": a to z, then d1p0, d1p1, …). Each attribute looks its prefix and
+/// namespace up among the declarations before it, which .NET's writer passes over one by one. Found by a survey of
+/// inputs no scenario had; the reader's side is R2_WideStartTag.
+/// </summary>
+[MemoryDiagnoser]
+public class W3_WideStartTag : WriterScenario
+{
+    [Params(16, 256, 2048)]
+    public int Attributes { get; set; }
+
+    [Params("prefixed", "generated")]
+    public string Names { get; set; } = "prefixed";
+
+    private string[] _prefixes = [], _localNames = [], _namespaces = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _prefixes = Enumerable.Range(0, Attributes).Select(i => "p" + i).ToArray();
+        _localNames = Enumerable.Range(0, Attributes).Select(i => "x" + i).ToArray();
+        _namespaces = Enumerable.Range(0, Attributes).Select(i => "urn:" + i).ToArray();
+        CreateWriters();
+        Support.GuardBytes($"W3 wide {Attributes} {Names}", Support.WriteInBox(Write<CodeFor.InBox>),
+            Support.WriteAdapter(Write<CodeFor.Adapter>), Support.WriteNative(Write));
+    }
+
+    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
+    {
+        w.WriteStartElement("a");
+        if (Names == "prefixed")
+        {
+            for (int i = 0; i < _prefixes.Length; i++) w.WriteAttributeString(_prefixes[i], "x", _namespaces[i], "v");
+        }
+        else
+        {
+            for (int i = 0; i < _localNames.Length; i++) w.WriteAttributeString(_localNames[i], _namespaces[i], "v");
+        }
+        w.WriteEndElement();
+    }
+
+    private void Write(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("a");
+        if (Names == "prefixed")
+        {
+            for (int i = 0; i < _prefixes.Length; i++) w.WriteAttributeString(_prefixes[i], "x", _namespaces[i], "v");
+        }
+        else
+        {
+            for (int i = 0; i < _localNames.Length; i++) w.WriteAttributeString(null, _localNames[i], _namespaces[i], "v");
+        }
+        w.WriteEndElement();
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+}
+
 /// <summary>W4: WriteArray of each item type; Limit is a span copy of the same bytes.</summary>
 [MemoryDiagnoser]
 public class W4_Arrays : WriterScenario

@@ -87,6 +87,121 @@ public sealed class WriterWalkTests
         }
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void Scopes_of_many_declarations_write_and_look_up_as_in_box(int seed)
+    {
+        // Past 32 declarations passed over, the writer finds prefixes and namespaces through tables, not by passing over
+        // the declarations as .NET's writer does; below 17 in scope it passes over them again. Documents of 300 steps
+        // that declare hundreds of prefixes and namespaces on nested elements and on wide start tags, redeclare,
+        // shadow and end them, generate prefixes (a to z, then d{depth}p{n}), and give namespaces as other instances
+        // of equal strings (found by reference first, then by value): after every call the prefix each namespace has,
+        // and the bytes written, are in-box's.
+        int calls = 0;
+        for (int i = 0; i < 30; i++)
+        {
+            int callSeed = seed * 1_000 + i;
+            string expected = ManyDeclarations(XmlDictionaryWriter.CreateBinaryWriter, new Random(callSeed));
+            string actual = ManyDeclarations(stream => BinaryXmlDictionaryWriter.Create(stream), new Random(callSeed));
+            Assert.Equal(expected, actual);
+            Assert.All(expected.Split('\n').Where(line => line.Contains(" fails: ")), line => Assert.StartsWith("conflict", line));
+            calls += expected.Split('\n').Length;
+        }
+        Assert.True(calls > 30 * 600, $"{calls} calls");
+    }
+
+    private static string ManyDeclarations(Func<Stream, XmlDictionaryWriter> create, Random random)
+    {
+        string[] letters = ["", "a", "b", "c", "z"];
+        string[] namespaces = [.. Enumerable.Range(0, 40).Select(i => "urn:" + i)];
+        string[] looked = [.. namespaces, ""];
+        // A namespace, sometimes as another instance of the same string.
+        string Namespace() => namespaces[random.Next(namespaces.Length)] is var ns && random.Next(4) == 0 ? new string(ns.AsSpan()) : ns;
+        var stream = new MemoryStream();
+        var log = new StringBuilder();
+        XmlDictionaryWriter w = create(stream);
+        void Call(string name, Action call)
+        {
+            string failure = "";
+            try
+            {
+                call();
+            }
+            catch (Exception e)
+            {
+                failure = $" fails: {e.GetType().Name}: {e.Message}";
+            }
+            log.Append(name).Append(failure).Append(" |");
+            foreach (string ns in looked) log.Append(' ').Append(Outcome(() => w.LookupPrefix(ns) ?? "null"));
+            log.Append('\n');
+        }
+        int depth = 0, attributes = 0;
+        Call("root", () => w.WriteStartElement("root"));
+        for (int step = 0; step < 300; step++)
+        {
+            int kind = random.Next(20);
+            if (kind < 9 || depth == 0)
+            {
+                // An element with a prefix of its own (or none) and a few declarations and attributes: prefixes declared
+                // on it are each declared once, so the document is always well formed.
+                string prefix = random.Next(3) == 0 ? letters[random.Next(letters.Length)] : "p" + random.Next(40), ns = Namespace();
+                bool wide = random.Next(15) == 0;
+                var own = new Dictionary<string, string> { [prefix] = ns };
+                if (random.Next(8) == 0) Call($"element {ns}", () => w.WriteStartElement("e", ns));
+                else Call($"element {prefix}:{ns}", () => w.WriteStartElement(prefix, "e", ns));
+                depth++;
+                for (int n = wide ? 30 + random.Next(30) : random.Next(4); n > 0; n--)
+                {
+                    string p = "p" + random.Next(40), u = Namespace();
+                    // A prefix declared on the element already is declared again only to its namespace (nothing written).
+                    if (own.TryGetValue(p, out string? bound))
+                    {
+                        if (p.Length == 0 || random.Next(2) == 0) continue;
+                        u = bound;
+                    }
+                    own[p] = u;
+                    switch (random.Next(3))
+                    {
+                        case 0:
+                            Call($"xmlns:{p}={u}", () => w.WriteXmlnsAttribute(p, u));
+                            break;
+                        case 1:
+                            Call($"attribute {p}:{u}", () => w.WriteAttributeString(p, "a" + attributes++, u, "v"));
+                            break;
+                        default:
+                            Call($"attribute {u}", () => w.WriteAttributeString("a" + attributes++, u, "v"));
+                            break;
+                    }
+                }
+            }
+            else if (kind < 11)
+            {
+                Call("text", () => w.WriteString("t"));
+            }
+            else
+            {
+                Call("end", () => w.WriteEndElement());
+                depth--;
+            }
+        }
+        // The end of some documents: a wide start tag, then one of its prefixes bound to another namespace, which fails.
+        if (random.Next(2) == 0)
+        {
+            Call("element", () => w.WriteStartElement("p0", "e", namespaces[0]));
+            for (int n = 1; n < 40; n++) Call($"xmlns:p{n}", () => w.WriteXmlnsAttribute("p" + n, namespaces[n]));
+            int again = random.Next(40);
+            Call($"conflict xmlns:p{again}", () => w.WriteXmlnsAttribute("p" + again, namespaces[(again + 1) % 40]));
+        }
+        return log.Append(Outcome(() =>
+        {
+            while (w.WriteState is WriteState.Element or WriteState.Content) w.WriteEndElement();
+            w.Flush();
+            return Convert.ToHexString(stream.ToArray());
+        })).ToString();
+    }
+
     private static string Walk(Func<Stream, XmlDictionaryWriter> create, Random random)
     {
         var stream = new MemoryStream();

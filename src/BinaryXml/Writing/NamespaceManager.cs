@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -31,6 +32,17 @@ public sealed partial class BinaryXmlWriter
         private int _count;
         private int _last = -1;
 
+        /// <summary>
+        /// Once a lookup passes over more than this many declarations, each prefix and each namespace leads to its
+        /// newest declaration through a table, and each declaration to the one before it of the same prefix or
+        /// namespace, where .NET's writer passes over them all: thousands of declarations cost their number, not its
+        /// square. The tables are kept while more than half this many declarations are in scope; they cost a few
+        /// lookups a declaration, more than the short passes of nested elements that each declare a prefix they use.
+        /// </summary>
+        private const int IndexedFrom = 32;
+        private bool _indexed;
+        private Dictionary<string, int>? _newestByPrefix, _newestByUri;
+
         /// <summary>The number of open elements (the writer's depth).</summary>
         public int Depth;
 
@@ -46,6 +58,9 @@ public sealed partial class BinaryXmlWriter
             public string Uri;
             public XmlDictionaryString? UriDictionaryString;
             public int Depth;
+
+            /// <summary>While indexed: the declaration before this one of the same prefix, and of the same namespace; -1 none.</summary>
+            public int SamePrefixBefore, SameUriBefore;
         }
 
         private struct XmlScope
@@ -86,6 +101,7 @@ public sealed partial class BinaryXmlWriter
             // scopes end (see AddNamespace); nothing reads a slot past _count.
             _ns[0] = new Declaration { Prefix = string.Empty, Uri = string.Empty, Depth = 0 };
             _count = 1;
+            _indexed = false;
             Depth = 0;
             _topDepth = 0;
             _last = -1;
@@ -116,9 +132,11 @@ public sealed partial class BinaryXmlWriter
             while (_count > 1 && _ns[_count - 1].Depth == Depth)
             {
                 if (_last == _count - 1) _last = -1;
+                if (_indexed) Unindex(_count - 1);
                 // The slot keeps its references for the next declaration made in it (see AddNamespace).
                 _count--;
             }
+            if (_indexed && _count <= IndexedFrom / 2) _indexed = false;
             while (_xmlScopeCount > 0 && _xmlScopes[_xmlScopeCount - 1].Depth == Depth)
             {
                 ref XmlScope scope = ref _xmlScopes[--_xmlScopeCount];
@@ -177,13 +195,22 @@ public sealed partial class BinaryXmlWriter
                 AddNamespaceIfNotDeclared(string.Empty, uri, uriDictionaryString);
                 return string.Empty;
             }
+            // Each letter taken is looked for among all the declarations.
+            if (!_indexed && _count > IndexedFrom) IndexAll();
             for (char letter = 'a'; letter <= 'z'; letter++)
             {
                 // A one-letter prefix is known by its PrefixChar.
                 bool declared = false;
-                for (int j = _count - 1; j >= 0; j--)
+                if (_indexed)
                 {
-                    if (_ns[j].PrefixChar == letter) { declared = true; break; }
+                    declared = _newestByPrefix!.ContainsKey(s_letters[letter - 'a']);
+                }
+                else
+                {
+                    for (int j = _count - 1; j >= 0; j--)
+                    {
+                        if (_ns[j].PrefixChar == letter) { declared = true; break; }
+                    }
                 }
                 if (!declared)
                 {
@@ -208,7 +235,12 @@ public sealed partial class BinaryXmlWriter
                 if (prefix == "xmlns" && uri == XmlnsNamespace) return;
                 throw new ArgumentException("Prefixes beginning with 'xml' (regardless of casing) are reserved for use by XML.", nameof(prefix));
             }
-            for (int i = _count - 1; i >= 0 && _ns[i].Depth == Depth; i--)
+            // A prefix declared on this element is the newest declaration of it: the declarations of the element are the
+            // newest of all.
+            int i = _count - 1;
+            if (_indexed) i = _newestByPrefix!.TryGetValue(prefix, out int newest) ? newest : -1;
+            int passed = _count - 1 - i;
+            for (; i >= 0 && _ns[i].Depth == Depth; i--, passed++)
             {
                 if (_ns[i].Prefix == prefix)
                 {
@@ -234,6 +266,46 @@ public sealed partial class BinaryXmlWriter
             d.Depth = Depth;
             _topDepth = Depth;
             _last = -1;
+            if (_indexed) Index(_count - 1);
+            else if (passed > IndexedFrom) IndexAll();
+        }
+
+        /// <summary>After a pass over the declarations that went past <paramref name="passed"/> of them: the tables, if that was long.</summary>
+        private void AfterPass(int passed)
+        {
+            if (passed > IndexedFrom && !_indexed) IndexAll();
+        }
+
+        /// <summary>Builds the tables of the declarations in scope (see <see cref="IndexedFrom"/>).</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void IndexAll()
+        {
+            (_newestByPrefix ??= new Dictionary<string, int>(StringComparer.Ordinal)).Clear();
+            (_newestByUri ??= new Dictionary<string, int>(StringComparer.Ordinal)).Clear();
+            for (int i = 0; i < _count; i++) Index(i);
+            _indexed = true;
+        }
+
+        /// <summary>Makes declaration <paramref name="i"/>, the newest, the one its prefix and its namespace lead to.</summary>
+        private void Index(int i)
+        {
+            ref Declaration d = ref _ns[i];
+            ref int byPrefix = ref CollectionsMarshal.GetValueRefOrAddDefault(_newestByPrefix!, d.Prefix, out bool prefixSeen);
+            d.SamePrefixBefore = prefixSeen ? byPrefix : -1;
+            byPrefix = i;
+            ref int byUri = ref CollectionsMarshal.GetValueRefOrAddDefault(_newestByUri!, d.Uri, out bool uriSeen);
+            d.SameUriBefore = uriSeen ? byUri : -1;
+            byUri = i;
+        }
+
+        /// <summary>Takes declaration <paramref name="i"/>, the newest, out of the tables as its scope ends.</summary>
+        private void Unindex(int i)
+        {
+            ref Declaration d = ref _ns[i];
+            if (d.SamePrefixBefore >= 0) _newestByPrefix![d.Prefix] = d.SamePrefixBefore;
+            else _newestByPrefix!.Remove(d.Prefix);
+            if (d.SameUriBefore >= 0) _newestByUri![d.Uri] = d.SameUriBefore;
+            else _newestByUri!.Remove(d.Uri);
         }
 
         /// <summary>
@@ -250,6 +322,7 @@ public sealed partial class BinaryXmlWriter
 
         private bool IsRedeclaredAfter(int index, string prefix)
         {
+            if (_indexed) return _newestByPrefix![prefix] != index;
             for (int j = index + 1; j < _count; j++)
             {
                 if (_ns[j].Prefix == prefix) return true;
@@ -298,46 +371,68 @@ public sealed partial class BinaryXmlWriter
         private int FindDeclaration(string ns, bool prefixedOnly)
         {
             int byValue = -1;
+            if (_indexed)
+            {
+                // The declarations of this namespace by value, newest first.
+                for (int i = _newestByUri!.TryGetValue(ns, out int newest) ? newest : -1; i >= 0; i = _ns[i].SameUriBefore)
+                {
+                    ref Declaration d = ref _ns[i];
+                    if ((prefixedOnly && d.Prefix.Length == 0) || IsRedeclaredAfter(i, d.Prefix)) continue;
+                    if (ReferenceEquals(d.Uri, ns)) return i;
+                    if (byValue < 0) byValue = i;
+                }
+                return byValue;
+            }
             for (int i = _count - 1; i >= 0; i--)
             {
                 ref Declaration d = ref _ns[i];
                 if (prefixedOnly && d.Prefix.Length == 0) continue;
                 if (ReferenceEquals(d.Uri, ns))
                 {
-                    if (!IsRedeclaredAfter(i, d.Prefix)) return i;
+                    if (IsRedeclaredAfter(i, d.Prefix)) continue;
+                    AfterPass(_count - i);
+                    return i;
                 }
                 else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
                 {
                     byValue = i;
                 }
             }
+            AfterPass(_count);
             return byValue;
         }
 
         /// <summary>The namespace bound to <paramref name="prefix"/>, or null.</summary>
         public string? LookupNamespace(string prefix)
         {
-            if (prefix.Length == 0)
+            // (A one-character prefix is compared by its PrefixChar, which is also that of every longer prefix when it is
+            // U+0000: that one is looked up by the pass below.)
+            if (_indexed && !(prefix.Length == 1 && prefix[0] == '\0'))
             {
-                for (int i = _count - 1; i >= 0; i--)
-                {
-                    if (_ns[i].Prefix.Length == 0) return _ns[i].Uri;
-                }
-                return string.Empty;
-            }
-            if (prefix.Length == 1)
-            {
-                char c = prefix[0];
-                for (int i = _count - 1; i >= 0; i--)
-                {
-                    if (_ns[i].PrefixChar == c) return _ns[i].Uri;
-                }
+                if (_newestByPrefix!.TryGetValue(prefix, out int newest)) return _ns[newest].Uri;
+                if (prefix.Length == 0) return string.Empty;
+                if (prefix.Length == 1) return null;
+                if (prefix == "xmlns") return XmlnsNamespace;
+                if (prefix == "xml") return XmlNamespace;
                 return null;
             }
-            for (int i = _count - 1; i >= 0; i--)
+            int i = _count - 1;
+            if (prefix.Length == 0)
             {
-                if (_ns[i].Prefix == prefix) return _ns[i].Uri;
+                while (i >= 0 && _ns[i].Prefix.Length != 0) i--;
             }
+            else if (prefix.Length == 1)
+            {
+                char c = prefix[0];
+                while (i >= 0 && _ns[i].PrefixChar != c) i--;
+            }
+            else
+            {
+                while (i >= 0 && _ns[i].Prefix != prefix) i--;
+            }
+            AfterPass(_count - 1 - i);
+            if (i >= 0) return _ns[i].Uri;
+            if (prefix.Length == 0) return string.Empty;
             if (prefix == "xmlns") return XmlnsNamespace;
             if (prefix == "xml") return XmlNamespace;
             return null;
