@@ -93,7 +93,7 @@ public sealed class WriterWalkTests
     [InlineData(3)]
     public void Scopes_of_many_declarations_write_and_look_up_as_in_box(int seed)
     {
-        // Past 32 declarations passed over, the writer finds prefixes and namespaces through tables, not by passing over
+        // Past 32 declarations on one element, the writer finds prefixes and namespaces through tables, not by passing over
         // the declarations as .NET's writer does; below 17 in scope it passes over them again. Documents of 300 steps
         // that declare hundreds of prefixes and namespaces on nested elements and on wide start tags, redeclare,
         // shadow and end them, generate prefixes (a to z, then d{depth}p{n}), and give namespaces as other instances

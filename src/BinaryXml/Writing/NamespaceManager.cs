@@ -33,11 +33,13 @@ public sealed partial class BinaryXmlWriter
         private int _last = -1;
 
         /// <summary>
-        /// Once a lookup passes over more than this many declarations, each prefix and each namespace leads to its
-        /// newest declaration through a table, and each declaration to the one before it of the same prefix or
-        /// namespace, where .NET's writer passes over them all: thousands of declarations cost their number, not its
-        /// square. The tables are kept while more than half this many declarations are in scope; they cost a few
-        /// lookups a declaration, more than the short passes of nested elements that each declare a prefix they use.
+        /// Once an element declares more than this many namespaces (or a prefix is made up among more than this many
+        /// declarations), each prefix and each namespace leads to its newest declaration through a table, and each
+        /// declaration to the one before it of the same prefix or namespace, where .NET's writer passes over them all:
+        /// a start tag of thousands of declarations costs their number, not its square. The tables are kept while more
+        /// than half this many declarations are in scope. They cost a few lookups a declaration, more than the short
+        /// passes of nested elements that each declare a prefix they use, which are left to pass over the declarations
+        /// as .NET's writer does.
         /// </summary>
         private const int IndexedFrom = 32;
         private bool _indexed;
@@ -273,13 +275,6 @@ public sealed partial class BinaryXmlWriter
             else if (passed > IndexedFrom) IndexAll();
         }
 
-        /// <summary>After a pass over the declarations that went past <paramref name="passed"/> of them: the tables, if that was long.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private void AfterPass(int passed)
-        {
-            if (passed > IndexedFrom && !_indexed) IndexAll();
-        }
-
         /// <summary>Builds the tables of the declarations in scope (see <see cref="IndexedFrom"/>).</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void IndexAll()
@@ -329,7 +324,6 @@ public sealed partial class BinaryXmlWriter
 
         private bool IsRedeclaredAfter(int index, string prefix)
         {
-            if (_indexed) return _newestByPrefix![prefix] != index;
             for (int j = index + 1; j < _count; j++)
             {
                 if (_ns[j].Prefix == prefix) return true;
@@ -377,35 +371,36 @@ public sealed partial class BinaryXmlWriter
         /// </summary>
         private int FindDeclaration(string ns, bool prefixedOnly)
         {
+            if (_indexed) return FindIndexedDeclaration(ns, prefixedOnly);
             int byValue = -1;
-            if (_indexed)
-            {
-                // The declarations of this namespace by value, newest first.
-                for (int i = _newestByUri!.TryGetValue(ns, out int newest) ? newest : -1; i >= 0; i = _before[i].SameUri)
-                {
-                    ref Declaration d = ref _ns[i];
-                    if ((prefixedOnly && d.Prefix.Length == 0) || IsRedeclaredAfter(i, d.Prefix)) continue;
-                    if (ReferenceEquals(d.Uri, ns)) return i;
-                    if (byValue < 0) byValue = i;
-                }
-                return byValue;
-            }
             for (int i = _count - 1; i >= 0; i--)
             {
                 ref Declaration d = ref _ns[i];
                 if (prefixedOnly && d.Prefix.Length == 0) continue;
                 if (ReferenceEquals(d.Uri, ns))
                 {
-                    if (IsRedeclaredAfter(i, d.Prefix)) continue;
-                    AfterPass(_count - i);
-                    return i;
+                    if (!IsRedeclaredAfter(i, d.Prefix)) return i;
                 }
                 else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
                 {
                     byValue = i;
                 }
             }
-            AfterPass(_count);
+            return byValue;
+        }
+
+        /// <summary><see cref="FindDeclaration"/> through the tables: the declarations of the namespace by value, newest first.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private int FindIndexedDeclaration(string ns, bool prefixedOnly)
+        {
+            int byValue = -1;
+            for (int i = _newestByUri!.TryGetValue(ns, out int newest) ? newest : -1; i >= 0; i = _before[i].SameUri)
+            {
+                ref Declaration d = ref _ns[i];
+                if ((prefixedOnly && d.Prefix.Length == 0) || _newestByPrefix![d.Prefix] != i) continue;
+                if (ReferenceEquals(d.Uri, ns)) return i;
+                if (byValue < 0) byValue = i;
+            }
             return byValue;
         }
 
@@ -419,7 +414,7 @@ public sealed partial class BinaryXmlWriter
             {
                 for (int i = _count - 1; i >= 0; i--)
                 {
-                    if (_ns[i].Prefix.Length == 0) return UriAfterPass(i);
+                    if (_ns[i].Prefix.Length == 0) return _ns[i].Uri;
                 }
                 return string.Empty;
             }
@@ -428,29 +423,20 @@ public sealed partial class BinaryXmlWriter
                 char c = prefix[0];
                 for (int i = _count - 1; i >= 0; i--)
                 {
-                    if (_ns[i].PrefixChar == c) return UriAfterPass(i);
+                    if (_ns[i].PrefixChar == c) return _ns[i].Uri;
                 }
-                AfterPass(_count);
                 return null;
             }
             for (int i = _count - 1; i >= 0; i--)
             {
-                if (_ns[i].Prefix == prefix) return UriAfterPass(i);
+                if (_ns[i].Prefix == prefix) return _ns[i].Uri;
             }
-            AfterPass(_count);
             if (prefix == "xmlns") return XmlnsNamespace;
             if (prefix == "xml") return XmlNamespace;
             return null;
         }
 
-        /// <summary>The namespace of declaration <paramref name="i"/>, found by a pass over those after it.</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private string UriAfterPass(int i)
-        {
-            AfterPass(_count - 1 - i);
-            return _ns[i].Uri;
-        }
-
+        /// <summary><see cref="LookupNamespace"/> through the tables.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
         private string? LookupIndexedNamespace(string prefix)
         {
