@@ -532,6 +532,42 @@ public sealed partial class DictionaryReaderContractTests
         Assert.Equal(0, allocated);
     }
 
+    [Fact]
+    public void A_comment_passed_over_is_not_decoded_and_its_value_is_read_later_as_in_box()
+    {
+        // <r><!--long comment-->x</r>: passing over the comment allocates nothing (.NET's reader decodes a comment when
+        // its value is asked for); asked for after other members, its value is the in-box one.
+        string comment = string.Concat(Enumerable.Repeat("comment é日\uD83D\uDE00 ", 400));
+        byte[] data = Doc("StartElement(null, \"r\", null); Comment(\"" + comment + "\"); String(\"x\"); EndElement()");
+        (XmlNodeType, string, string, bool, string) Read(string factory)
+        {
+            using XmlDictionaryReader r = Create(factory, data);
+            r.MoveToContent();
+            r.Read();
+            XmlNodeType type = r.NodeType;
+            bool hasValue = r.HasValue;
+            string name = r.Name;
+            char[] first = new char[7];
+            int n = r.ReadValueChunk(first, 0, first.Length);
+            return (type, name, new string(first, 0, n) + "|" + r.Value, hasValue, r.ReadString());
+        }
+        Assert.Equal(Read("in-box"), Read("BinaryXml"));
+        Assert.Equal(XmlNodeType.Comment, Read("BinaryXml").Item1);
+
+        XmlDictionaryReader reader = Create("BinaryXml", data);
+        int nodes = 0;
+        void PassOver()
+        {
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+            nodes = 0;
+            while (reader.Read()) nodes++;
+        }
+        PassOver();
+        Assert.Equal(4, nodes);
+        Assert.Equal(0, LeastAllocated(PassOver));
+        Assert.Equal(4, nodes);
+    }
+
     /// <summary>
     /// Bytes allocated on this thread by <paramref name="action"/> in steady state: the least of five runs (the runtime
     /// allocates on the thread now and then while it compiles methods again at a higher tier, a few KB in one run).

@@ -782,7 +782,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
                 return true;
             }
             case BinaryXmlTokenType.Comment:
-                SetNode(XmlNodeType.Comment, r.CurrentDepth, r.GetString(), 0);
+                // A comment's text (its UTF-8 checked by the native reader) is decoded only if its value is asked for,
+                // as .NET's reader decodes it.
+                SetNode(XmlNodeType.Comment, r.CurrentDepth, "", 0);
+                _value = null;
+                _valueLocation = r.CurrentValue;
                 return true;
             default:
                 return ReadNode(ref r, state);
