@@ -272,21 +272,27 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
+    /// The common case of <see cref="TryReadTextClosingElement"/>, and all of it that ReadElementString takes: UTF-8
+    /// text within MaxStringContentLength closing the element or followed by its end tag, read, checked and decoded at
+    /// once. Otherwise false and nothing moved: text over the quota is left to the steps node by node, which fail where
+    /// .NET's reader fails.
+    /// </summary>
+    private bool TryReadCharsTextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
+    {
+        text = null;
+        if (!CanReadContentInOneStep(out _) || !NativeReader.TryReadCharsTextClosingElement(_quotas.MaxStringContentLength, out text)) return false;
+        LeaveElementReadInOneStep();
+        return true;
+    }
+
+    /// <summary>
     /// When the current element's whole content is one character record closing it, reads element, text and end tag
     /// in one step; otherwise false and nothing moved.
     /// </summary>
     private bool TryReadTextClosingElement([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
     {
-        text = null;
+        if (TryReadCharsTextClosingElement(out text)) return true;
         if (!CanReadContentInOneStep(out _)) return false;
-        // The common case, UTF-8 text closing the element or followed by its end tag: read, checked and decoded at once.
-        var r = NativeReader;
-        // Text over the quota is left to the steps below, which fail where reading node by node fails.
-        if (r.TryReadCharsTextClosingElement(_quotas.MaxStringContentLength, out text))
-        {
-            LeaveElementReadInOneStep();
-            return true;
-        }
         if (!TryPeekClosingContent(out RecordType record, out _) || !(IsCharsText(record) || record is RecordType.DictionaryText or RecordType.EmptyText))
             return false;
         text = ReadClosingText(record);

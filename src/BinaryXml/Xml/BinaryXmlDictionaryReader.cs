@@ -1686,6 +1686,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override string ReadElementString()
     {
+        // Text closing the element is read with its start and end tags in one step (as by ReadElementContentAsString).
+        if (MoveToContent() == XmlNodeType.Element && TryReadCharsTextClosingElement(out string? text)) return text;
         ReadStartElement();
         return ReadStringToEndElement();
     }
@@ -1693,14 +1695,20 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override string ReadElementString(string name)
     {
-        ReadStartElement(name);
+        if (name is not null && MoveToContent() == XmlNodeType.Element && QualifiedNameEquals(name) && TryReadCharsTextClosingElement(out string? text)) return text;
+        ReadStartElement(name!);
         return ReadStringToEndElement();
     }
 
     /// <inheritdoc/>
     public override string ReadElementString(string localname, string ns)
     {
-        ReadStartElement(localname, ns);
+        if (localname is not null && ns is not null && MoveToContent() == XmlNodeType.Element && ElementNameEquals(localname, ns)
+            && TryReadCharsTextClosingElement(out string? text))
+        {
+            return text;
+        }
+        ReadStartElement(localname!, ns!);
         return ReadStringToEndElement();
     }
 
