@@ -149,6 +149,55 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Thousands_of_dictionary_and_session_names_are_read_and_atomized_as_in_box()
+    {
+        // A static dictionary and a session of 5,000 strings each, past the 4,096 slots the reader keeps atoms in (one
+        // each below that, shared above): every element's name is the in-box one, and the name table's atom, in three
+        // readings of the document (atoms kept from one to the next), in order and out of it.
+        var names = new XmlDictionary();
+        XmlDictionaryString[] statics = [.. Enumerable.Range(0, 5000).Select(i => names.Add("s" + i))];
+        XmlDictionaryString[] sessionNames = [.. Enumerable.Range(0, 5000).Select(i => new XmlDictionary().Add("n" + i))];
+        int[] order = [.. Enumerable.Range(0, 5000), .. Enumerable.Range(0, 5000).Select(i => i * 4099 % 5000)];
+        var writerSession = new RecordingWriterSession();
+        var ms = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(ms, names, writerSession))
+        {
+            w.WriteStartElement(statics[0], XmlDictionaryString.Empty);
+            foreach (int i in order)
+            {
+                w.WriteStartElement(statics[i], XmlDictionaryString.Empty);
+                w.WriteStartElement(sessionNames[i], XmlDictionaryString.Empty);
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        }
+        byte[] data = ms.ToArray();
+        var session = new XmlBinaryReaderSession();
+        foreach ((int key, string value) in writerSession.Keys) session.Add(key, value);
+        string Read(string factory)
+        {
+            XmlDictionaryReader r = Create(factory, data, names, null, session);
+            var log = new System.Text.StringBuilder();
+            for (int reading = 0; reading < 3; reading++)
+            {
+                ((IXmlBinaryReaderInitializer)r).SetInput(data, 0, data.Length, names, XmlDictionaryReaderQuotas.Max, session, null);
+                while (r.Read())
+                {
+                    if (r.NodeType != XmlNodeType.Element) continue;
+                    Assert.Same(r.NameTable.Get(r.LocalName), r.LocalName);
+                    log.Append(r.LocalName).Append(r.TryGetLocalNameAsDictionaryString(out XmlDictionaryString? d) ? "=" + d.Value : "-").Append(' ');
+                }
+                log.AppendLine();
+            }
+            r.Dispose();
+            return log.ToString();
+        }
+        string expected = AlikeInBox(Read);
+        Assert.Contains("s4999=s4999 n4999=n4999 s4098=s4098 n4098=n4098", expected);
+    }
+
+    [Fact]
     public void Dictionary_names_are_atoms_of_the_name_table_in_use_after_a_new_table_is_started()
     {
         // Atoms of static and session names are kept from document to document; when the table outgrows the quota and

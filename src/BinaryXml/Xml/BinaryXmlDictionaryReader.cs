@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Numerics;
 using System.Text;
 using System.Text.Unicode;
 using System.Xml;
@@ -1193,7 +1194,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         {
             if (_dictionaryAtoms is { } atoms)
             {
-                ref DictionaryAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
+                ref DictionaryAtom slot = ref atoms[(id >> 1) & (atoms.Length - 1)];
                 if (slot.String is { } kept && kept.Key == id >> 1)
                 {
                     dictionary = kept;
@@ -1203,7 +1204,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         else if (_sessionAtoms is { } atoms && _state._state!._session!.TryLookup(id >> 1, out XmlDictionaryString? current))
         {
-            ref DictionaryAtom slot = ref atoms[(id >> 1) & (DictionaryAtoms - 1)];
+            ref DictionaryAtom slot = ref atoms[(id >> 1) & (atoms.Length - 1)];
             if (ReferenceEquals(slot.String, current))
             {
                 dictionary = current;
@@ -1221,20 +1222,35 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         string atom = Atomize(resolved);
         if ((id & 1) != 0)
         {
-            _sessionAtoms ??= new DictionaryAtom[DictionaryAtoms];
-            _sessionAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new DictionaryAtom { String = dictionary, Atom = atom };
+            AtomSlot(ref _sessionAtoms, id >> 1) = new DictionaryAtom { String = dictionary, Atom = atom };
         }
         // Kept by its key: a string the dictionary returns for this id with another key (a dictionary of its own
         // making may) is resolved each time.
         else if (dictionary.Key == id >> 1)
         {
-            _dictionaryAtoms ??= new DictionaryAtom[DictionaryAtoms];
-            _dictionaryAtoms[(id >> 1) & (DictionaryAtoms - 1)] = new DictionaryAtom { String = dictionary, Atom = atom };
+            AtomSlot(ref _dictionaryAtoms, id >> 1) = new DictionaryAtom { String = dictionary, Atom = atom };
         }
         return atom;
     }
 
+    /// <summary>
+    /// The slot of <paramref name="atoms"/> for a dictionary string's index: the index's low bits. The table starts at
+    /// <see cref="DictionaryAtoms"/> slots and grows to hold the largest index stored, up to
+    /// <see cref="MaxDictionaryAtoms"/> (a session of thousands of strings, or MC-NBFS's 487, one slot each); past that,
+    /// strings share slots. A grown table starts empty: its strings are atomized again as they are met.
+    /// </summary>
+    private static ref DictionaryAtom AtomSlot(ref DictionaryAtom[]? atoms, int index)
+    {
+        if (atoms is null || ((uint)index >= (uint)atoms.Length && atoms.Length < MaxDictionaryAtoms))
+        {
+            int size = Math.Min(MaxDictionaryAtoms, (int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(DictionaryAtoms, index + 1)));
+            if (atoms is null || size > atoms.Length) atoms = new DictionaryAtom[size];
+        }
+        return ref atoms[index & (atoms.Length - 1)];
+    }
+
     private const int DictionaryAtoms = 32;
+    private const int MaxDictionaryAtoms = 4096;
     private DictionaryAtom[]? _dictionaryAtoms;     // allocated with the first static dictionary name
     private IXmlDictionary? _dictionaryAtomsOf;
 
