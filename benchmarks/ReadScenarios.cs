@@ -431,3 +431,171 @@ public class R5_SoapHeaders : ReaderScenario
         return found;
     }
 }
+
+/// <summary>
+/// R1, strings: 1,000 elements of short text read with <c>ReadElementContentAsString()</c> or
+/// <c>ReadElementString()</c> (the call of hand-written readers and of older serializers), each after
+/// <c>IsStartElement(name, ns)</c>. Found by a survey: the drop-in reader read <c>ReadElementString</c> node by node.
+/// </summary>
+[MemoryDiagnoser]
+public class R1_ElementStrings : ReaderScenario
+{
+    private const int Count = 1000;
+
+    [Params("ReadElementContentAsString", "ReadElementString")]
+    public string Call { get; set; } = "ReadElementString";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("r");
+            for (int i = 0; i < Count; i++) w.WriteElementString("a", "item " + i);
+            w.WriteEndElement();
+        });
+        Support.GuardNodes("R1 strings", Data);
+        if (InBox() != Adapter()) throw new InvalidOperationException("R1 strings: the readers disagree");
+    }
+
+    private long Read<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        long length = 0;
+        bool elementString = Call == "ReadElementString";
+        r.ReadStartElement("r");
+        while (r.IsStartElement("a", ""))
+        {
+            length += (elementString ? r.ReadElementString() : r.ReadElementContentAsString()).Length;
+        }
+        r.ReadEndElement();
+        return length;
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public long InBox() => Read<CodeFor.InBox>(InBoxReader());
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public long Adapter() => Read<CodeFor.Adapter>(AdapterReader());
+}
+
+/// <summary>
+/// R2, a large node passed over: a document holding one comment, or one text node, of 1 MB (ASCII), read node by node
+/// without asking for the value. Found by a survey: the drop-in reader decoded a comment's text as it read the node.
+/// Both of ours check the UTF-8 of what they pass over; .NET's reader does not look at it.
+/// </summary>
+[MemoryDiagnoser]
+public class R2_LargeNode : ReaderScenario
+{
+    [Params("comment", "text")]
+    public string Node { get; set; } = "comment";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        string big = new('x', 1 << 20);
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("r");
+            if (Node == "comment") w.WriteComment(big);
+            else w.WriteString(big);
+            w.WriteEndElement();
+        });
+        Support.GuardNodes("R2 large node", Data);
+        if (InBox() != Adapter() || InBox() != Native()) throw new InvalidOperationException("R2 large node: the readers disagree");
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox()
+    {
+        XmlDictionaryReader r = InBoxReader();
+        int n = 0;
+        while (r.Read()) n++;
+        return n;
+    }
+
+    [Benchmark]
+    public int Adapter()
+    {
+        XmlDictionaryReader r = AdapterReader();
+        int n = 0;
+        while (r.Read()) n++;
+        return n;
+    }
+
+    [Benchmark]
+    public int Native() => NativeTokenCount();
+}
+
+/// <summary>
+/// R2, session names: a document of <see cref="Names"/> elements, each named by a string of the session (MC-NBFSE),
+/// read node by node with each element's <c>LocalName</c>. A net.tcp session carries such a table; .NET's binary
+/// message encoder bounds it at 2,048 bytes by default (MaxSessionSize), about 100 such names. Found by a survey: the
+/// drop-in reader kept the atoms of session names in 32 shared slots.
+/// </summary>
+[MemoryDiagnoser]
+public class R2_SessionNames
+{
+    private byte[] _data = [];
+    private XmlBinaryReaderSession _session = null!;
+    private XmlDictionaryReader? _inBox, _adapter;
+
+    [Params(100, 1000)]
+    public int Names { get; set; }
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        XmlDictionaryString[] names = [.. Enumerable.Range(0, Names).Select(i => new XmlDictionary().Add("name" + i))];
+        XmlDictionaryString ns = new XmlDictionary().Add("urn:names");
+        var session = new RecordingWriterSession();
+        _data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement(names[0], ns);
+            foreach (XmlDictionaryString name in names)
+            {
+                w.WriteStartElement(name, ns);
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        }, null, session);
+        _session = session.ReaderSession;
+        Support.GuardNodes("R2 session names", _data, null, _session);
+        if (InBox() != Adapter() || InBox() != Native()) throw new InvalidOperationException("R2 session names: the readers disagree");
+    }
+
+    private XmlDictionaryReader Reset(XmlDictionaryReader r)
+    {
+        ((IXmlBinaryReaderInitializer)r).SetInput(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max, _session, null);
+        return r;
+    }
+
+    private static int Read<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        int n = 0;
+        while (r.Read())
+        {
+            if (r.NodeType == XmlNodeType.Element) n += r.LocalName.Length;
+        }
+        return n;
+    }
+
+    [Benchmark(Baseline = true)]
+    public int InBox() => Read<CodeFor.InBox>(Reset(_inBox ??= XmlDictionaryReader.CreateBinaryReader(_data, XmlDictionaryReaderQuotas.Max)));
+
+    [Benchmark]
+    public int Adapter() => Read<CodeFor.Adapter>(Reset(_adapter ??= BinaryXmlDictionaryReader.Create(_data, 0, _data.Length, null, XmlDictionaryReaderQuotas.Max)));
+
+    [Benchmark]
+    public int Native()
+    {
+        var r = new BinaryXmlReader(_data, null, _session, BinaryXmlReaderOptions.Trusted);
+        int n = 0;
+        while (r.Read())
+        {
+            // A session name is its dictionary string: ToString gives that string, without allocating.
+            if (r.TokenType == BinaryXmlTokenType.StartElement) n += r.LocalName.ToString().Length;
+        }
+        r.Dispose();
+        return n;
+    }
+}
