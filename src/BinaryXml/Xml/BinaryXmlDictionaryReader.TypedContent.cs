@@ -22,8 +22,6 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private BinaryXmlReader ValueReader() => ValueReader(_attributeIndex >= 0 ? _attributes[_attributeIndex].AtomicValue : _valueLocation);
 
-    private static bool IsInt32Record(RecordType type) => type is RecordType.ZeroText or RecordType.OneText or RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text;
-
     /// <summary>
     /// Whether the current node is a text record closing its element (its value is .NET's "atomic" value, read whole by
     /// content reads: a typed record's, or characters), Value not asked for on it.
@@ -74,65 +72,17 @@ public sealed partial class BinaryXmlDictionaryReader
     public override long ReadContentAsLong()
         => CurrentAtomic != 0 && ValueReader().TryGetInt64(out long value) ? Consumed(value) : ReadConverted(XmlConvert.ToInt64, "Int64");
 
-    // Floating-point and decimal reads use narrower rules than the native reader's (a Float record read as decimal
-    // goes through its text, as .NET does), pinned by TypedContentDifferentialTests.
-
     /// <inheritdoc/>
     public override double ReadContentAsDouble()
-    {
-        RecordType type = CurrentAtomic;
-        if (type != 0)
-        {
-            BinaryXmlReader r = ValueReader();
-            switch (type)
-            {
-                case RecordType.DoubleText: return Consumed(r.GetDouble());
-                case RecordType.FloatText: return Consumed((double)r.GetSingle());
-                case RecordType.Int64Text: return Consumed((double)r.GetInt64());
-                case RecordType.UInt64Text: return Consumed((double)r.GetUInt64());
-                case var _ when IsInt32Record(type): return Consumed((double)r.GetInt32());
-            }
-        }
-        return ReadConverted(XmlConvert.ToDouble, "Double");
-    }
+        => CurrentAtomic is var type and not 0 && DoubleRead.TryRead(type, ValueReader().ValueSpan, out double value) ? Consumed(value) : ReadConverted(XmlConvert.ToDouble, "Double");
 
     /// <inheritdoc/>
     public override float ReadContentAsFloat()
-    {
-        RecordType type = CurrentAtomic;
-        if (type != 0)
-        {
-            BinaryXmlReader r = ValueReader();
-            switch (type)
-            {
-                case RecordType.FloatText: return Consumed(r.GetSingle());
-                case RecordType.DoubleText when r.GetDouble() is var d && (!double.IsFinite(d) || d is >= float.MinValue and <= float.MaxValue):
-                    return Consumed((float)d);
-                case RecordType.Int64Text: return Consumed((float)r.GetInt64());
-                case RecordType.UInt64Text: return Consumed((float)r.GetUInt64());
-                case var _ when IsInt32Record(type): return Consumed((float)r.GetInt32());
-            }
-        }
-        return ReadConverted(XmlConvert.ToSingle, "Single");
-    }
+        => CurrentAtomic is var type and not 0 && SingleRead.TryRead(type, ValueReader().ValueSpan, out float value) ? Consumed(value) : ReadConverted(XmlConvert.ToSingle, "Single");
 
     /// <inheritdoc/>
     public override decimal ReadContentAsDecimal()
-    {
-        RecordType type = CurrentAtomic;
-        if (type != 0)
-        {
-            BinaryXmlReader r = ValueReader();
-            switch (type)
-            {
-                case RecordType.DecimalText: return Consumed(r.GetDecimal());
-                case RecordType.Int64Text: return Consumed((decimal)r.GetInt64());
-                case RecordType.UInt64Text: return Consumed((decimal)r.GetUInt64());
-                case var _ when IsInt32Record(type): return Consumed((decimal)r.GetInt32());
-            }
-        }
-        return ReadConverted(XmlConvert.ToDecimal, "Decimal");
-    }
+        => CurrentAtomic is var type and not 0 && DecimalRead.TryRead(type, ValueReader().ValueSpan, out decimal value) ? Consumed(value) : ReadConverted(XmlConvert.ToDecimal, "Decimal");
 
     /// <inheritdoc/>
     public override bool ReadContentAsBoolean()
@@ -381,12 +331,18 @@ public sealed partial class BinaryXmlDictionaryReader
         }
     }
 
+    // Floating-point and decimal reads take narrower rules than the native reader's (a Float record read as decimal
+    // goes through its text, as .NET does), pinned by TypedContentDifferentialTests: a record of the type itself, an
+    // integer record, and for double a Float record, for float a Double record in range. Others are read from text.
+
     private struct DecimalRead : IAtomicRead<decimal>
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
         {
-            value = default;
-            return record == RecordType.DecimalText && BinaryXmlPrimitives.TryReadDecimal(payload, out value);
+            if (record == RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(payload, out value);
+            bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
+            value = above ? (ulong)l : l;
+            return read;
         }
     }
 
@@ -394,8 +350,33 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value)
         {
-            value = default;
-            return record == RecordType.DoubleText && BinaryXmlPrimitives.TryReadDouble(payload, out value);
+            if (record == RecordType.DoubleText) return BinaryXmlPrimitives.TryReadDouble(payload, out value);
+            if (record == RecordType.FloatText)
+            {
+                bool single = BinaryXmlPrimitives.TryReadSingle(payload, out float f);
+                value = f;
+                return single;
+            }
+            bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
+            value = above ? (ulong)l : l;
+            return read;
+        }
+    }
+
+    private struct SingleRead : IAtomicRead<float>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value)
+        {
+            if (record == RecordType.FloatText) return BinaryXmlPrimitives.TryReadSingle(payload, out value);
+            if (record == RecordType.DoubleText)
+            {
+                bool inRange = BinaryXmlPrimitives.TryReadDouble(payload, out double d) && (!double.IsFinite(d) || d is >= float.MinValue and <= float.MaxValue);
+                value = inRange ? (float)d : 0;
+                return inRange;
+            }
+            bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
+            value = above ? (ulong)l : l;
+            return read;
         }
     }
 
@@ -405,6 +386,25 @@ public sealed partial class BinaryXmlDictionaryReader
         {
             value = default;
             return record == RecordType.UuidText && BinaryXmlPrimitives.TryReadGuid(payload, out value);
+        }
+    }
+
+    private struct TimeSpanRead : IAtomicRead<TimeSpan>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out TimeSpan value)
+        {
+            value = default;
+            return record == RecordType.TimeSpanText && BinaryXmlPrimitives.TryReadTimeSpan(payload, out value);
+        }
+    }
+
+    /// <summary>Takes a UniqueIdText record (its 16 bytes are any GUID); the caller builds the UniqueId from the input.</summary>
+    private struct UniqueIdTextRead : IAtomicRead<bool>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
+        {
+            value = record == RecordType.UniqueIdText && payload.Length == 16;
+            return value;
         }
     }
 
@@ -444,6 +444,23 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override Guid ReadElementContentAsGuid() => TryReadAtomicElement<Guid, GuidRead>(out Guid value) ? value : base.ReadElementContentAsGuid();
+
+    /// <inheritdoc/>
+    public override float ReadElementContentAsFloat() => TryReadAtomicElement<float, SingleRead>(out float value) ? value : base.ReadElementContentAsFloat();
+
+    /// <inheritdoc/>
+    public override TimeSpan ReadElementContentAsTimeSpan()
+        => TryReadAtomicElement<TimeSpan, TimeSpanRead>(out TimeSpan value) ? value : base.ReadElementContentAsTimeSpan();
+
+    /// <inheritdoc/>
+    public override UniqueId ReadElementContentAsUniqueId()
+    {
+        // A UniqueIdText record closing the element: the UniqueId reads its 16 bytes from the input's array, as .NET's
+        // reader builds it (no copy of them is allocated).
+        if (CanReadContentInOneStep(out int offset) && TryReadAtomicElement<bool, UniqueIdTextRead>(out _))
+            return new UniqueId(_buffer, _offset + offset + 1);
+        return base.ReadElementContentAsUniqueId();
+    }
 
     // ---- Element content by name ----------------------------------------------------------------------------------
     // XmlReader checks the names through virtual NodeType, LocalName and NamespaceURI calls (an element's local name
