@@ -1496,18 +1496,8 @@ public ref partial struct BinaryXmlReader
     internal bool TryReadCharsTextClosingElement(int maxChars, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out string? text)
     {
         text = null;
-        ReaderState s = _s;
-        if (!AtElementContent() || s._depth == 0) return false;
-        int start = s._pos;
-        byte type = _data[start];
-        if ((type & 0xFE) is not ((byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text)) return false;
-        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
-        if (!BinaryXmlPrimitives.TryReadLength(_data[(start + 1)..], lengthSize, out int length)) return false;
-        int payloadStart = start + 1 + lengthSize;
-        if (length > _data.Length - payloadStart || length > s._maxStringContentLength) return false;
-        // The end tag: the record's own (…WithEndElement), or an EndElement record right after it.
-        int end = payloadStart + length;
-        if ((type & 1) == 0 && (end >= _data.Length || _data[end] != (byte)RecordType.EndElement)) return false;
+        if (!TryPeekCharsTextClosingElement(out int start, out int payloadStart, out int length)) return false;
+        if (length > _s._maxStringContentLength) return false;
         // Checked as it is decoded, in one pass: Utf8.ToUtf16 without replacement refuses what IsValidUtf8 refuses.
         if (!TextFormatting.TryDecodeUtf8(_data.Slice(payloadStart, length), out text)) return false;
         if (text.Length > maxChars)
@@ -1515,6 +1505,51 @@ public ref partial struct BinaryXmlReader
             text = null;
             return false;
         }
+        PassCharsTextClosingElement(start, payloadStart + length);
+        return true;
+    }
+
+    /// <summary>
+    /// <see cref="TryReadCharsTextClosingElement(int, out string?)"/>, the text converted by <typeparamref name="TParse"/>
+    /// from its UTF-8 rather than decoded (no string): a typed read of text closing its element. Otherwise (the parse
+    /// refuses the text) false and nothing moved. <typeparamref name="TParse"/> takes only ASCII, so text it takes is
+    /// well-formed UTF-8.
+    /// </summary>
+    internal bool TryReadCharsTextClosingElement<T, TParse>(out T value) where TParse : struct, IFixedTextRead<T>
+    {
+        value = default!;
+        if (!TryPeekCharsTextClosingElement(out int start, out int payloadStart, out int length)) return false;
+        if (!TParse.TryRead(RecordType.Chars8Text, _data.Slice(payloadStart, length), out value)) return false;
+        PassCharsTextClosingElement(start, payloadStart + length);
+        return true;
+    }
+
+    /// <summary>
+    /// After a start tag whose attributes have all been read: whether the element's content is one UTF-8 character
+    /// record closing the element, or followed by its EndElement record; where it starts and where its text is.
+    /// </summary>
+    private readonly bool TryPeekCharsTextClosingElement(out int start, out int payloadStart, out int length)
+    {
+        ReaderState s = _s;
+        start = payloadStart = length = 0;
+        if (!AtElementContent() || s._depth == 0) return false;
+        start = s._pos;
+        byte type = _data[start];
+        if ((type & 0xFE) is not ((byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text)) return false;
+        int lengthSize = BinaryXmlPrimitives.GetLengthFieldSize((RecordType)type);
+        if (!BinaryXmlPrimitives.TryReadLength(_data[(start + 1)..], lengthSize, out length)) return false;
+        payloadStart = start + 1 + lengthSize;
+        if (length > _data.Length - payloadStart) return false;
+        // The end tag: the record's own (…WithEndElement), or an EndElement record right after it.
+        int end = payloadStart + length;
+        return (type & 1) != 0 || (end < _data.Length && _data[end] == (byte)RecordType.EndElement);
+    }
+
+    /// <summary>Moves past a character record a peek found (at <paramref name="start"/>, its text ending at <paramref name="end"/>) to the EndElement it closes with.</summary>
+    private void PassCharsTextClosingElement(int start, int end)
+    {
+        ReaderState s = _s;
+        byte type = _data[start];
         s._phase = ReaderPhase.Content;
         if ((type & 1) != 0)
         {
@@ -1526,7 +1561,6 @@ public ref partial struct BinaryXmlReader
             s._pos = end + 1;
             EmitEndElement(end, (byte)RecordType.EndElement);
         }
-        return true;
     }
 
     // ---- Field parsing ---------------------------------------------------------------------------------------

@@ -74,15 +74,21 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override double ReadContentAsDouble()
-        => CurrentAtomic is var type and not 0 && DoubleRead.TryRead(type, ValueReader().ValueSpan, out double value) ? Consumed(value) : ReadConverted(XmlConvert.ToDouble, "Double");
+        => CurrentAtomic is var type and not 0 && DoubleRead.TryRead(type, ValueReader().ValueSpan, out double value)
+            ? Consumed(value)
+            : ReadConverted(XmlConvert.ToDouble, "Double");
 
     /// <inheritdoc/>
     public override float ReadContentAsFloat()
-        => CurrentAtomic is var type and not 0 && SingleRead.TryRead(type, ValueReader().ValueSpan, out float value) ? Consumed(value) : ReadConverted(XmlConvert.ToSingle, "Single");
+        => CurrentAtomic is var type and not 0 && SingleRead.TryRead(type, ValueReader().ValueSpan, out float value)
+            ? Consumed(value)
+            : ReadConverted(XmlConvert.ToSingle, "Single");
 
     /// <inheritdoc/>
     public override decimal ReadContentAsDecimal()
-        => CurrentAtomic is var type and not 0 && DecimalRead.TryRead(type, ValueReader().ValueSpan, out decimal value) ? Consumed(value) : ReadConverted(XmlConvert.ToDecimal, "Decimal");
+        => CurrentAtomic is var type and not 0 && DecimalRead.TryRead(type, ValueReader().ValueSpan, out decimal value)
+            ? Consumed(value)
+            : ReadConverted(XmlConvert.ToDecimal, "Decimal");
 
     /// <inheritdoc/>
     public override bool ReadContentAsBoolean()
@@ -148,9 +154,13 @@ public sealed partial class BinaryXmlDictionaryReader
         ? _attributes[_attributeIndex].ValueType == typeof(byte[])
         : _nodeType == XmlNodeType.Text && _textClosesElement && IsBytes(_textRecord) && !PieceReadUnderWay;
 
-    /// <summary>An unsigned 64-bit value: an integer record that is not negative, or UInt64Text; anything else from its text.</summary>
+    /// <summary>
+    /// An unsigned 64-bit value: an integer record that is not negative, or UInt64Text; anything else from its text,
+    /// with a sign allowed as .NET's binary reader allows it ("+42", "-0"; <c>XmlConvert.ToUInt64</c> refuses both).
+    /// </summary>
     private ulong ReadContentAsUInt64()
-        => CurrentAtomic != 0 && ValueReader().TryGetUInt64(out ulong value) ? Consumed(value) : ReadConverted(XmlConvert.ToUInt64, "UInt64");
+        => CurrentAtomic != 0 && ValueReader().TryGetUInt64(out ulong value) ? Consumed(value)
+            : ReadConverted(s => ulong.Parse(s, NumberStyles.Integer, NumberFormatInfo.InvariantInfo), "UInt64");
 
     /// <inheritdoc/>
     public override object ReadContentAsObject()
@@ -398,6 +408,91 @@ public sealed partial class BinaryXmlDictionaryReader
         }
     }
 
+    // Text closing its element, read by a typed read in one step when its UTF-8 is a plain number or boolean: ASCII of
+    // a form every rule reads alike (XmlConvert's, .NET's binary reader's), parsed without a string. Any other text
+    // (white space around it, INF, an exponent in a decimal, an integer out of range) is read node by node, as before,
+    // and fails there as .NET's reader fails.
+
+    /// <summary>Whether <paramref name="utf8"/> is an optional minus sign and digits, then (with <paramref name="fraction"/>) a point and digits, then (with <paramref name="exponent"/>) e or E, a sign and digits: at least one digit before the exponent.</summary>
+    private static bool IsPlainNumber(ReadOnlySpan<byte> utf8, bool fraction, bool exponent)
+    {
+        int i = utf8.Length > 0 && utf8[0] == (byte)'-' ? 1 : 0;
+        int digits = 0;
+        while (i < utf8.Length && char.IsAsciiDigit((char)utf8[i])) { i++; digits++; }
+        if (fraction && i < utf8.Length && utf8[i] == (byte)'.')
+        {
+            i++;
+            while (i < utf8.Length && char.IsAsciiDigit((char)utf8[i])) { i++; digits++; }
+        }
+        if (digits == 0) return false;
+        if (exponent && i < utf8.Length && (utf8[i] | 0x20) == (byte)'e')
+        {
+            i++;
+            if (i < utf8.Length && utf8[i] is (byte)'+' or (byte)'-') i++;
+            int exponentDigits = 0;
+            while (i < utf8.Length && char.IsAsciiDigit((char)utf8[i])) { i++; exponentDigits++; }
+            if (exponentDigits == 0) return false;
+        }
+        return i == utf8.Length;
+    }
+
+    private const System.Globalization.NumberStyles PlainNumber = System.Globalization.NumberStyles.AllowLeadingSign
+        | System.Globalization.NumberStyles.AllowDecimalPoint | System.Globalization.NumberStyles.AllowExponent;
+
+    private struct Int32TextRead : IAtomicRead<int>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value)
+        {
+            value = 0;
+            return IsPlainNumber(payload, fraction: false, exponent: false) && int.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+        }
+    }
+
+    private struct Int64TextRead : IAtomicRead<long>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value)
+        {
+            value = 0;
+            return IsPlainNumber(payload, fraction: false, exponent: false) && long.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+        }
+    }
+
+    private struct DecimalTextRead : IAtomicRead<decimal>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
+        {
+            value = 0;
+            return IsPlainNumber(payload, fraction: true, exponent: false) && decimal.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+        }
+    }
+
+    private struct DoubleTextRead : IAtomicRead<double>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value)
+        {
+            value = 0;
+            return IsPlainNumber(payload, fraction: true, exponent: true) && double.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+        }
+    }
+
+    private struct SingleTextRead : IAtomicRead<float>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value)
+        {
+            value = 0;
+            return IsPlainNumber(payload, fraction: true, exponent: true) && float.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+        }
+    }
+
+    private struct BooleanTextRead : IAtomicRead<bool>
+    {
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
+        {
+            value = payload.SequenceEqual("true"u8) || payload.SequenceEqual("1"u8);
+            return value || payload.SequenceEqual("false"u8) || payload.SequenceEqual("0"u8);
+        }
+    }
+
     /// <summary>Takes a UniqueIdText record (its 16 bytes are any GUID); the caller builds the UniqueId from the input.</summary>
     private struct UniqueIdTextRead : IAtomicRead<bool>
     {
@@ -422,14 +517,31 @@ public sealed partial class BinaryXmlDictionaryReader
         return true;
     }
 
-    /// <inheritdoc/>
-    public override int ReadElementContentAsInt() => TryReadAtomicElement<int, Int32Read>(out int value) ? value : base.ReadElementContentAsInt();
+    /// <summary>
+    /// Reads an element whose content is one character record closing it, when <typeparamref name="TRead"/> takes its
+    /// text (a plain number or boolean): element, value and end tag in one step. Otherwise false and nothing moved.
+    /// </summary>
+    private bool TryReadTextElement<T, TRead>(out T value) where TRead : struct, IAtomicRead<T>
+    {
+        value = default!;
+        if (!CanReadContentInOneStep(out _)) return false;
+        var r = NativeReader;
+        if (!r.TryReadCharsTextClosingElement<T, TRead>(out value)) return false;
+        LeaveElementReadInOneStep();
+        return true;
+    }
 
     /// <inheritdoc/>
-    public override long ReadElementContentAsLong() => TryReadAtomicElement<long, Int64Read>(out long value) ? value : base.ReadElementContentAsLong();
+    public override int ReadElementContentAsInt()
+        => TryReadAtomicElement<int, Int32Read>(out int value) || TryReadTextElement<int, Int32TextRead>(out value) ? value : base.ReadElementContentAsInt();
 
     /// <inheritdoc/>
-    public override bool ReadElementContentAsBoolean() => TryReadAtomicElement<bool, BooleanRead>(out bool value) ? value : base.ReadElementContentAsBoolean();
+    public override long ReadElementContentAsLong()
+        => TryReadAtomicElement<long, Int64Read>(out long value) || TryReadTextElement<long, Int64TextRead>(out value) ? value : base.ReadElementContentAsLong();
+
+    /// <inheritdoc/>
+    public override bool ReadElementContentAsBoolean()
+        => TryReadAtomicElement<bool, BooleanRead>(out bool value) || TryReadTextElement<bool, BooleanTextRead>(out value) ? value : base.ReadElementContentAsBoolean();
 
     /// <inheritdoc/>
     public override DateTime ReadElementContentAsDateTime()
@@ -437,16 +549,18 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override decimal ReadElementContentAsDecimal()
-        => TryReadAtomicElement<decimal, DecimalRead>(out decimal value) ? value : base.ReadElementContentAsDecimal();
+        => TryReadAtomicElement<decimal, DecimalRead>(out decimal value) || TryReadTextElement<decimal, DecimalTextRead>(out value) ? value : base.ReadElementContentAsDecimal();
 
     /// <inheritdoc/>
-    public override double ReadElementContentAsDouble() => TryReadAtomicElement<double, DoubleRead>(out double value) ? value : base.ReadElementContentAsDouble();
+    public override double ReadElementContentAsDouble()
+        => TryReadAtomicElement<double, DoubleRead>(out double value) || TryReadTextElement<double, DoubleTextRead>(out value) ? value : base.ReadElementContentAsDouble();
 
     /// <inheritdoc/>
     public override Guid ReadElementContentAsGuid() => TryReadAtomicElement<Guid, GuidRead>(out Guid value) ? value : base.ReadElementContentAsGuid();
 
     /// <inheritdoc/>
-    public override float ReadElementContentAsFloat() => TryReadAtomicElement<float, SingleRead>(out float value) ? value : base.ReadElementContentAsFloat();
+    public override float ReadElementContentAsFloat()
+        => TryReadAtomicElement<float, SingleRead>(out float value) || TryReadTextElement<float, SingleTextRead>(out value) ? value : base.ReadElementContentAsFloat();
 
     /// <inheritdoc/>
     public override TimeSpan ReadElementContentAsTimeSpan()
