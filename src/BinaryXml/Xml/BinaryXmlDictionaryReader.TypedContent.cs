@@ -436,15 +436,16 @@ public sealed partial class BinaryXmlDictionaryReader
         return i == utf8.Length;
     }
 
-    private const System.Globalization.NumberStyles PlainNumber = System.Globalization.NumberStyles.AllowLeadingSign
-        | System.Globalization.NumberStyles.AllowDecimalPoint | System.Globalization.NumberStyles.AllowExponent;
+    // The floating-point reads' style: a plain number has no white space, separators or currency. The integer reads
+    // take the sign alone (the style .NET parses integers in fastest), decimal the sign and the point.
+    private const NumberStyles PlainNumber = NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint | NumberStyles.AllowExponent;
 
     private struct Int32TextRead : IAtomicRead<int>
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value)
         {
             value = 0;
-            return IsPlainNumber(payload, fraction: false, exponent: false) && int.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+            return IsPlainNumber(payload, fraction: false, exponent: false) && int.TryParse(payload, NumberStyles.AllowLeadingSign, NumberFormatInfo.InvariantInfo, out value);
         }
     }
 
@@ -453,7 +454,7 @@ public sealed partial class BinaryXmlDictionaryReader
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value)
         {
             value = 0;
-            return IsPlainNumber(payload, fraction: false, exponent: false) && long.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+            return IsPlainNumber(payload, fraction: false, exponent: false) && long.TryParse(payload, NumberStyles.AllowLeadingSign, NumberFormatInfo.InvariantInfo, out value);
         }
     }
 
@@ -462,7 +463,7 @@ public sealed partial class BinaryXmlDictionaryReader
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
         {
             value = 0;
-            return IsPlainNumber(payload, fraction: true, exponent: false) && decimal.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+            return IsPlainNumber(payload, fraction: true, exponent: false) && decimal.TryParse(payload, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, NumberFormatInfo.InvariantInfo, out value);
         }
     }
 
