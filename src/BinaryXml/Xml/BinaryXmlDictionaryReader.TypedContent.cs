@@ -345,14 +345,20 @@ public sealed partial class BinaryXmlDictionaryReader
     // goes through its text, as .NET does), pinned by TypedContentDifferentialTests: a record of the type itself, an
     // integer record, and for double a Float record, for float a Double record in range. Others are read from text.
 
+    /// <summary>An integer record's value as <typeparamref name="T"/>, as a cast converts it (a UInt64Text value above long's range as unsigned).</summary>
+    private static bool TryReadIntegerRecordAs<T>(RecordType record, ReadOnlySpan<byte> payload, out T value) where T : System.Numerics.INumberBase<T>
+    {
+        bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
+        value = above ? T.CreateTruncating((ulong)l) : T.CreateTruncating(l);
+        return read;
+    }
+
     private struct DecimalRead : IAtomicRead<decimal>
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
         {
             if (record == RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(payload, out value);
-            bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
-            value = above ? (ulong)l : l;
-            return read;
+            return TryReadIntegerRecordAs(record, payload, out value);
         }
     }
 
@@ -367,9 +373,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 value = f;
                 return single;
             }
-            bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
-            value = above ? (ulong)l : l;
-            return read;
+            return TryReadIntegerRecordAs(record, payload, out value);
         }
     }
 
@@ -384,9 +388,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 value = inRange ? (float)d : 0;
                 return inRange;
             }
-            bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
-            value = above ? (ulong)l : l;
-            return read;
+            return TryReadIntegerRecordAs(record, payload, out value);
         }
     }
 
