@@ -501,7 +501,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
         {
-            value = record == RecordType.UniqueIdText && payload.Length == 16;
+            value = record == RecordType.UniqueIdText;
             return value;
         }
     }
@@ -574,8 +574,8 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         // A UniqueIdText record closing the element: the UniqueId reads its 16 bytes from the input's array, as .NET's
         // reader builds it (no copy of them is allocated).
-        if (CanReadContentInOneStep(out int offset) && TryReadAtomicElement<bool, UniqueIdTextRead>(out _))
-            return new UniqueId(_buffer, _offset + offset + 1);
+        int recordStart = _state.BytesConsumed;
+        if (TryReadAtomicElement<bool, UniqueIdTextRead>(out _)) return new UniqueId(_buffer, _offset + recordStart + 1);
         return base.ReadElementContentAsUniqueId();
     }
 

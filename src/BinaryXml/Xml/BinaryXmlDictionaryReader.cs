@@ -1666,14 +1666,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         // The names are compared without building the qualified name (or atomizing the local name).
         // A null name fails without moving to content, as .NET's.
-        if (!(name is not null && MoveToContent() == XmlNodeType.Element && QualifiedNameEquals(name))) MoveToStartElement(name!);
+        if (!IsStartElement(name)) MoveToStartElement(name!);
         Read();
     }
 
     /// <inheritdoc/>
     public override void ReadStartElement(string localname, string ns)
     {
-        if (!(localname is not null && ns is not null && MoveToContent() == XmlNodeType.Element && ElementNameEquals(localname, ns))) MoveToStartElement(localname!, ns!);
+        if (!IsStartElement(localname, ns)) MoveToStartElement(localname!, ns!);
         Read();
     }
 
@@ -1711,7 +1711,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override string ReadElementString(string name)
     {
-        if (name is not null && MoveToContent() == XmlNodeType.Element && QualifiedNameEquals(name) && TryReadCharsTextClosingElement(out string? text)) return text;
+        if (IsStartElement(name) && TryReadCharsTextClosingElement(out string? text)) return text;
         ReadStartElement(name!);
         return ReadStringToEndElement();
     }
@@ -1719,11 +1719,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override string ReadElementString(string localname, string ns)
     {
-        if (localname is not null && ns is not null && MoveToContent() == XmlNodeType.Element && ElementNameEquals(localname, ns)
-            && TryReadCharsTextClosingElement(out string? text))
-        {
-            return text;
-        }
+        if (IsStartElement(localname, ns) && TryReadCharsTextClosingElement(out string? text)) return text;
         ReadStartElement(localname!, ns!);
         return ReadStringToEndElement();
     }
