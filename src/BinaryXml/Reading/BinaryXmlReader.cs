@@ -1019,7 +1019,7 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// A hash of a name's value, the same for an inline name and a dictionary string of that value (<see cref="NameEquals"/>),
+    /// A hash of a name's value, the same for an inline name and a dictionary string of that value (<see cref="NameEquals(NameRef, NameRef)"/>),
     /// and for the xml namespace and a name of its value (<see cref="NamespaceEquals"/>).
     /// </summary>
     private readonly int NameHash(NameRef name)
@@ -1371,35 +1371,31 @@ public ref partial struct BinaryXmlReader
     /// </summary>
     internal bool TryRewindAttributes(int elementStart)
     {
-        ReaderState s = _s;
-        if (s._tokenType != BinaryXmlTokenType.StartElement || s._tokenStart != elementStart || s._phase != ReaderPhase.Attributes
-            || s._attrIndex != s._attrCount || s._arrayCount != 0 || s._pending != PendingStep.None)
-            return false;
-        s._attrIndex = 0;
+        if (!IsPastAttributesOf(elementStart)) return false;
+        _s._attrIndex = 0;
         return true;
     }
 
     /// <summary>
     /// When the reader is still on the start tag at <paramref name="elementStart"/> with its attributes passed over
-    /// (<see cref="PassAttributes"/>) and every one of them is a namespace declaration: their records, as the start
-    /// tag's scan parsed and checked them (in <see cref="AttributeRecord.Prefix"/> and
-    /// <see cref="AttributeRecord.Namespace"/> what each declaration's token reports), so that a caller builds their
-    /// nodes without reading their tokens; otherwise false. Nothing changes either way.
+    /// (<see cref="PassAttributes"/>): their records, in order, as the start tag's scan parsed and checked them (each
+    /// prefix resolved to its namespace in <see cref="AttributeRecord.Namespace"/>; a declaration's prefix and namespace
+    /// as its token reports them), so that a caller answers from them without reading the tokens; otherwise false.
+    /// Nothing changes either way.
     /// </summary>
-    internal readonly bool TryGetPassedDeclarations(int elementStart, out ReadOnlySpan<AttributeRecord> declarations)
+    internal readonly bool TryGetPassedAttributes(int elementStart, out ReadOnlySpan<AttributeRecord> attributes)
+    {
+        bool passed = IsPastAttributesOf(elementStart);
+        attributes = passed ? _s._attributes.AsSpan(0, _s._attrCount) : default;
+        return passed;
+    }
+
+    /// <summary>Whether the reader is still on the start tag at <paramref name="elementStart"/>, its attributes passed over (<see cref="PassAttributes"/>).</summary>
+    private readonly bool IsPastAttributesOf(int elementStart)
     {
         ReaderState s = _s;
-        declarations = default;
-        if (s._tokenType != BinaryXmlTokenType.StartElement || s._tokenStart != elementStart || s._phase != ReaderPhase.Attributes
-            || s._attrIndex != s._attrCount || s._arrayCount != 0 || s._pending != PendingStep.None)
-            return false;
-        ReadOnlySpan<AttributeRecord> records = s._attributes.AsSpan(0, s._attrCount);
-        foreach (ref readonly AttributeRecord a in records)
-        {
-            if (!a.IsXmlns) return false;
-        }
-        declarations = records;
-        return true;
+        return s._tokenType == BinaryXmlTokenType.StartElement && s._tokenStart == elementStart && s._phase == ReaderPhase.Attributes
+            && s._attrIndex == s._attrCount && s._arrayCount == 0 && s._pending == PendingStep.None;
     }
 
     /// <summary>Whether an attribute of the current start tag has the prefix "xml" (its xml:lang or xml:space scope begins there).</summary>
@@ -1712,6 +1708,10 @@ public ref partial struct BinaryXmlReader
         NameKind.Xml => XmlNamespaceUtf8,
         _ => default,
     };
+
+    /// <summary>Whether a name is <paramref name="value"/> (as <see cref="BinaryXmlName.ValueEquals(string)"/>), an inline one compared in place.</summary>
+    internal readonly bool NameEquals(NameRef name, string value)
+        => name.Kind == NameKind.Inline ? BinaryXmlName.Utf8Equals(_data.Slice(name.Offset, name.Length), value) : GetName(name).ValueEquals(value);
 
     internal readonly BinaryXmlName GetName(NameRef name) => name.Kind switch
     {

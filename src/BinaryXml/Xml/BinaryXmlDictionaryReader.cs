@@ -500,8 +500,18 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <inheritdoc/>
     public override string? GetAttribute(string localName, string? namespaceURI)
     {
-        int i = FindAttribute(localName, namespaceURI ?? "");
-        return i < 0 ? null : AttributeValue(_attributes[i]);
+        int i = FindAttribute(localName, namespaceURI ?? "", out ReadOnlySpan<AttributeRecord> records);
+        if (i < 0) return null;
+        // Found among the records of attributes not built yet: a plain value is read from its record, and the nodes are
+        // still built only if asked for (a serializer asks each element for its i:nil or i:type and nothing more).
+        if (i < records.Length && IsPlainValue(records[i]))
+            return ValueReader(new ValueLocation(BinaryXmlTokenType.Attribute, records[i].ValueType, records[i].PayloadStart, records[i].PayloadLength)).GetString();
+        return AttributeValue(Attributes[i]);
+
+        // What ReadAttributes leaves to AttributeValue: not a declaration, a list, or a dictionary string or QName
+        // (resolved through the session, with the nodes).
+        static bool IsPlainValue(in AttributeRecord a)
+            => !a.IsXmlns && a.ValueType is not ((byte)RecordType.StartListText or (byte)RecordType.DictionaryText or (byte)RecordType.QNameDictionaryText);
     }
 
     /// <inheritdoc/>
@@ -524,13 +534,50 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return -1;
     }
 
-    private int FindAttribute(string localName, string ns)
+    /// <summary>
+    /// The index of the attribute named <paramref name="localName"/> in <paramref name="ns"/>, or -1. Attributes not
+    /// built yet are looked for in their records (<paramref name="records"/>, empty once built), by the names the start
+    /// tag's scan resolved: a search that finds nothing builds nothing.
+    /// </summary>
+    private int FindAttribute(string localName, string ns, out ReadOnlySpan<AttributeRecord> records)
     {
         ArgumentNullException.ThrowIfNull(localName);
+        if (_attributesOfElement >= 0)
+        {
+            BinaryXmlReader r = NativeReader;
+            if (r.TryGetPassedAttributes(_attributesOfElement, out records)) return FindAttributeRecord(in r, records, localName, ns);
+        }
+        records = default;
         for (int i = 0; i < AttributeCount; i++)
         {
-            Attr a = Attributes[i];
-            if (NamespaceEquals(a.Namespace, a.NamespaceFrom, ns) && AttrLocalNameEquals(a, localName)) return i;
+            if (AttrNameEquals(Attributes[i], localName, ns)) return i;
+        }
+        return -1;
+    }
+
+    /// <summary>
+    /// Whether an attribute node is the one named <paramref name="localName"/> in <paramref name="ns"/>. As in .NET's
+    /// reader, a namespace declaration is named by the prefix it declares, in the xmlns namespace: the default
+    /// namespace's by the empty name, not by its node's local name "xmlns".
+    /// </summary>
+    private bool AttrNameEquals(Attr a, string localName, string ns)
+        => IsNamespaceDeclaration(a)
+            ? ns == XmlnsNamespace && (a.Prefix.Length == 0 ? localName.Length == 0 : AttrLocalNameEquals(a, localName))
+            : NamespaceEquals(a.Namespace, a.NamespaceFrom, ns) && AttrLocalNameEquals(a, localName);
+
+    /// <summary>
+    /// The index of the attribute named <paramref name="localName"/> in <paramref name="ns"/> among the records of a
+    /// start tag, in the order of the nodes built from them, compared as those are (<see cref="AttrNameEquals"/>).
+    /// </summary>
+    private static int FindAttributeRecord(in BinaryXmlReader r, ReadOnlySpan<AttributeRecord> records, string localName, string ns)
+    {
+        for (int i = 0; i < records.Length; i++)
+        {
+            ref readonly AttributeRecord a = ref records[i];
+            bool found = a.IsXmlns
+                ? ns == XmlnsNamespace && r.NameEquals(a.Prefix, localName)
+                : r.NameEquals(a.Namespace, ns) && r.NameEquals(a.LocalName, localName);
+            if (found) return i;
         }
         return -1;
     }
@@ -546,7 +593,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool MoveToAttribute(string name) => MoveTo(FindAttribute(name));
 
     /// <inheritdoc/>
-    public override bool MoveToAttribute(string localName, string? namespaceURI) => MoveTo(FindAttribute(localName, namespaceURI ?? ""));
+    public override bool MoveToAttribute(string localName, string? namespaceURI) => MoveTo(FindAttribute(localName, namespaceURI ?? "", out _));
 
     private bool MoveTo(int i)
     {
@@ -883,7 +930,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         int count = _attributeCount;
         // A start tag of namespace declarations only (a serializer's xmlns:i, xmlns:b): their nodes built from the
         // records the start tag's scan kept, without reading their tokens again.
-        if (r.TryGetPassedDeclarations(_attributesOfElement, out ReadOnlySpan<AttributeRecord> declarations))
+        if (r.TryGetPassedAttributes(_attributesOfElement, out ReadOnlySpan<AttributeRecord> declarations) && AllDeclarations(declarations))
         {
             _attributesOfElement = -1;
             _attributeCount = 0;
@@ -899,6 +946,15 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributeCount = 0;
         ReadAttributes(ref r, _depth);
         System.Diagnostics.Debug.Assert(_attributeCount == count);
+    }
+
+    private static bool AllDeclarations(ReadOnlySpan<AttributeRecord> attributes)
+    {
+        foreach (ref readonly AttributeRecord a in attributes)
+        {
+            if (!a.IsXmlns) return false;
+        }
+        return true;
     }
 
     /// <summary>Builds the attribute nodes of the start tag the native reader is on.</summary>
