@@ -228,6 +228,62 @@ public class R2_WideStartTagLookup : ReaderScenario
     public int Adapter() => Lookup<CodeFor.Adapter>(AdapterReader());
 }
 
+/// <summary>
+/// R2, looked up element by element: 200 elements <c>&lt;s i:nil="true"/&gt;</c> (the value as text or as a boolean
+/// record), each asked with <c>GetAttribute(localName, namespaceUri)</c> for xsi's nil (found) or type (not there), as
+/// a serializer asks; ns per element.
+/// </summary>
+[MemoryDiagnoser]
+public class R2_AttributeLookup : ReaderScenario
+{
+    private const int Count = 200;
+    private const string Xsi = "http://www.w3.org/2001/XMLSchema-instance";
+
+    [Params("text", "bool")]
+    public string Value { get; set; } = "text";
+
+    [Params("nil", "type")]
+    public string Name { get; set; } = "nil";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("r", "urn:r");
+            w.WriteXmlnsAttribute("i", Xsi);
+            for (int i = 0; i < Count; i++)
+            {
+                w.WriteStartElement("s", "urn:r");
+                w.WriteStartAttribute("i", "nil", Xsi);
+                if (Value == "bool") w.WriteValue(true);
+                else w.WriteString("true");
+                w.WriteEndAttribute();
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        });
+        Support.GuardNodes("R2 lookup", Data);
+        if (Adapter() != InBox() || InBox() != (Name == "nil" ? 4 * Count : 0)) throw new InvalidOperationException("R2 lookup: the readers disagree");
+    }
+
+    private int Lookup<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        int n = 0;
+        while (r.Read())
+        {
+            if (r.NodeType == XmlNodeType.Element) n += r.GetAttribute(Name, Xsi)?.Length ?? 0;
+        }
+        return n;
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public int InBox() => Lookup<CodeFor.InBox>(InBoxReader());
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public int Adapter() => Lookup<CodeFor.Adapter>(AdapterReader());
+}
+
 /// <summary>R4: an array of each item type read into a preallocated array; Limit is a span copy of its items.</summary>
 [MemoryDiagnoser]
 public class R4_Arrays : ReaderScenario
