@@ -110,13 +110,14 @@ public sealed partial class DictionaryReaderContractTests
             var log = new StringBuilder();
             foreach ((int element, string local, string? ns) in queries)
             {
-                foreach (bool move in new[] { false, true })
+                foreach (string how in new[] { "get", "move", "built" })
                 {
                     XmlDictionaryReader r = ReaderOn(element);
                     log.Append($"{element} {local} {ns ?? "(null)"}: ");
-                    if (!move) log.Append($"{r.GetAttribute(local, ns) ?? "null"}, again {r.GetAttribute(local, ns) ?? "null"};");
-                    else if (r.MoveToAttribute(local, ns)) log.Append($"{r.Name}={r.Value} {r.NodeType} {r.NamespaceURI};");
-                    else log.Append($"none {r.NodeType} {r.Name};");
+                    // Built: the attribute nodes built first (by reading one by its index), then the same questions.
+                    if (how == "built" && r.AttributeCount > 0) _ = r.GetAttribute(0);
+                    if (how != "move") log.Append($"{r.GetAttribute(local, ns) ?? "null"}, again {r.GetAttribute(local, ns) ?? "null"};");
+                    if (how != "get") log.Append(r.MoveToAttribute(local, ns) ? $"{r.Name}={r.Value} {r.NodeType} {r.NamespaceURI};" : $"none {r.NodeType} {r.Name};");
                     LogRest(r);
                 }
             }
@@ -160,6 +161,21 @@ public sealed partial class DictionaryReaderContractTests
         // By qualified name, a declaration is named as its node is: "xmlns" and "xmlns:p".
         Assert.Contains("0 xmlns: urn:r; xmlns=urn:r Attribute;", expected);
         Assert.Contains("0 xmlns:p: urn:p; xmlns:p=urn:p Attribute;", expected);
+
+        // A list of dictionary strings, of the static dictionary and of the session (which .NET's writer leaves out of
+        // a list: the records written here): its items resolved as in-box.
+        byte[] list = [0x40, 0x01, (byte)'e', 0x04, 0x01, (byte)'l', 0xA4, 0x82, 0xAA, (byte)(2 * dValue.Key), 0xAA, 0x01, 0xA6, 0x01];
+        string ReadList(string factory)
+        {
+            var session = new XmlBinaryReaderSession();
+            session.Add(0, "first of the session");
+            using XmlDictionaryReader r = Create(factory, list, dictionary, null, session);
+            r.Read();
+            string value = r.GetAttribute("l", null) ?? "null";
+            r.MoveToAttribute("l", "");
+            return $"{value}; {r.Value}";
+        }
+        Assert.Equal("1 dv first of the session; 1 dv first of the session", AlikeInBox(ReadList));
 
         static void Element(XmlDictionaryWriter w, Action<XmlDictionaryWriter> attributes, string? prefix = null, string ns = "urn:r")
         {
