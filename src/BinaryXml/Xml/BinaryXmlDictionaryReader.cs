@@ -948,6 +948,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         System.Diagnostics.Debug.Assert(_attributeCount == count);
     }
 
+    /// <summary>Whether every record of a start tag is a namespace declaration.</summary>
     private static bool AllDeclarations(ReadOnlySpan<AttributeRecord> attributes)
     {
         foreach (ref readonly AttributeRecord a in attributes)
