@@ -183,11 +183,14 @@ internal static class Targets
         }
     }
 
+    private const string XsiNamespace = "http://www.w3.org/2001/XMLSchema-instance";
+    private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
+
     /// <summary>
-    /// For an input both readers accept: the name tests with dictionary strings at every node, the names of an
-    /// attribute's value node, MoveToContent from an attribute and on elements, some text nodes read with
-    /// ReadValueChunk, some content read with ReadContentAsBase64 (in pieces, or whole) and some arrays with the typed
-    /// array reads: a trace to compare between the readers.
+    /// For an input both readers accept: the name tests with dictionary strings at every node, attributes looked up by
+    /// name and namespace, the names of an attribute's value node, MoveToContent from an attribute and on elements,
+    /// some text nodes read with ReadValueChunk, some content read with ReadContentAsBase64 (in pieces, or whole) and
+    /// some arrays with the typed array reads: a trace to compare between the readers.
     /// (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
     /// DictionaryReaderContractTests.)
     /// </summary>
@@ -319,6 +322,34 @@ internal static class Targets
                     catch (XmlException)
                     {
                         trace.Add("typed error");
+                        break;
+                    }
+                    continue;
+                }
+                if (element % 3 == 0)
+                {
+                    // Every third element's attributes looked up by name and namespace before anything else reads them
+                    // (ours looks among the start tag's records, and builds the nodes only to move): the element's own
+                    // name (in no namespace and in its own), xsi's nil, the default and a prefix's declaration, then
+                    // a move to the last of them found; an error ends the trace.
+                    try
+                    {
+                        string localName = r.LocalName, elementNs = r.NamespaceURI;
+                        (string, string)[] lookups = [(localName, ""), (localName, elementNs), ("nil", XsiNamespace), ("", XmlnsNamespace), (r.Prefix, XmlnsNamespace)];
+                        var found = new System.Text.StringBuilder("lookup");
+                        foreach ((string name, string lookupNs) in lookups) found.Append(' ').Append(r.GetAttribute(name, lookupNs) ?? "-");
+                        for (int i = lookups.Length - 1; i >= 0; i--)
+                        {
+                            if (!r.MoveToAttribute(lookups[i].Item1, lookups[i].Item2)) continue;
+                            found.Append($" moved {r.Name} {r.Value}");
+                            r.MoveToElement();
+                            break;
+                        }
+                        trace.Add(found.ToString());
+                    }
+                    catch (XmlException)
+                    {
+                        trace.Add("lookup error");
                         break;
                     }
                     continue;
