@@ -506,34 +506,31 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private static ReadOnlySpan<double> PowersOf10 => [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
+    /// <summary>
+    /// A double or float written as text: a short decimal (<see cref="TryReadShortDecimal"/>, of at most
+    /// <paramref name="maxDigits"/> digits, those exact in <typeparamref name="T"/>) as the quotient of its digits and a
+    /// power of ten, any other plain number by .NET's parser of <typeparamref name="T"/> on the UTF-8.
+    /// </summary>
+    private static bool TryReadFloatingText<T>(ReadOnlySpan<byte> utf8, int maxDigits, out T value) where T : struct, System.Numerics.IFloatingPointIeee754<T>
+    {
+        if (TryReadShortDecimal(utf8, maxDigits, out ulong digits, out int scale, out bool negative))
+        {
+            value = T.CreateTruncating(digits) / T.CreateTruncating(PowersOf10[scale]);
+            if (negative) value = -value;
+            return true;
+        }
+        value = T.Zero;
+        return IsPlainNumber(utf8, fraction: true, exponent: true) && T.TryParse(utf8, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+    }
+
     private struct DoubleTextRead : IAtomicRead<double>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value)
-        {
-            if (TryReadShortDecimal(payload, 15, out ulong digits, out int scale, out bool negative))
-            {
-                value = digits / PowersOf10[scale];
-                if (negative) value = -value;
-                return true;
-            }
-            value = 0;
-            return IsPlainNumber(payload, fraction: true, exponent: true) && double.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value) => TryReadFloatingText(payload, 15, out value);
     }
 
     private struct SingleTextRead : IAtomicRead<float>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value)
-        {
-            if (TryReadShortDecimal(payload, 7, out ulong digits, out int scale, out bool negative))
-            {
-                value = digits / (float)PowersOf10[scale];
-                if (negative) value = -value;
-                return true;
-            }
-            value = 0;
-            return IsPlainNumber(payload, fraction: true, exponent: true) && float.TryParse(payload, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => TryReadFloatingText(payload, 7, out value);
     }
 
     private struct BooleanTextRead : IAtomicRead<bool>
