@@ -284,6 +284,90 @@ public class R2_AttributeLookup : ReaderScenario
     public int Adapter() => Lookup<CodeFor.Adapter>(AdapterReader());
 }
 
+/// <summary>
+/// R2, every attribute of each element visited, as DataContractSerializer reads an object's attributes (its
+/// <c>Attributes.Read</c>): 200 elements <c>&lt;Child z:Ref="i1" i:nil="true"/&gt;</c> (shared references, the nil a
+/// boolean record as the serializer writes it), or <c>i:nil</c> alone; each attribute found by
+/// <c>IndexOfLocalName</c> among the serializer's names, then its value read; ns per element.
+/// </summary>
+[MemoryDiagnoser]
+public class R2_AttributeWalk : ReaderScenario
+{
+    private const int Count = 200;
+    private const string Xsi = "http://www.w3.org/2001/XMLSchema-instance";
+    private const string Ser = "http://schemas.microsoft.com/2003/10/Serialization/";
+
+    [Params("ref nil", "nil")]
+    public string Attributes { get; set; } = "ref nil";
+
+    private XmlDictionaryString _serNamespace = null!, _xsiNamespace = null!, _xmlnsNamespace = null!;
+    private XmlDictionaryString[] _serNames = [], _xsiNames = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        var names = new XmlDictionary();
+        _serNamespace = names.Add(Ser);
+        _xsiNamespace = names.Add(Xsi);
+        _xmlnsNamespace = names.Add("http://www.w3.org/2000/xmlns/");
+        _serNames = [names.Add("Id"), names.Add("Size"), names.Add("Ref"), names.Add("Type"), names.Add("Assembly"), names.Add("FactoryType")];
+        _xsiNames = [names.Add("nil"), names.Add("type")];
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("Bag", "urn:b");
+            w.WriteXmlnsAttribute("i", Xsi);
+            w.WriteXmlnsAttribute("z", Ser);
+            for (int i = 0; i < Count; i++)
+            {
+                w.WriteStartElement("Child", "urn:b");
+                if (Attributes == "ref nil") w.WriteAttributeString("z", "Ref", Ser, "i1");
+                w.WriteStartAttribute("i", "nil", Xsi);
+                w.WriteValue(true);
+                w.WriteEndAttribute();
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        });
+        Support.GuardNodes("R2 walk", Data);
+        // Each element's "i1" and true; the root's three declarations (its own namespace, xsi's, the serializer's).
+        int expected = Count * (Attributes == "ref nil" ? 3 : 1) + 3 * 100;
+        if (Adapter() != InBox() || InBox() != expected) throw new InvalidOperationException($"R2 walk: the readers disagree ({InBox()}, {Adapter()}, {expected} expected)");
+    }
+
+    private int Walk<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        int n = 0;
+        while (r.Read())
+        {
+            if (r.NodeType != XmlNodeType.Element) continue;
+            while (r.MoveToNextAttribute())
+            {
+                switch (r.IndexOfLocalName(_serNames, _serNamespace))
+                {
+                    case 2: n += r.ReadContentAsString().Length; break;
+                    case -1:
+                        switch (r.IndexOfLocalName(_xsiNames, _xsiNamespace))
+                        {
+                            case 0: n += r.ReadContentAsBoolean() ? 1 : 0; break;
+                            case -1: n += r.IsNamespaceUri(_xmlnsNamespace) ? 100 : 10_000; break;
+                            default: n += 1_000_000; break;
+                        }
+                        break;
+                    default: n += 1_000_000; break;
+                }
+            }
+            r.MoveToElement();
+        }
+        return n;
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public int InBox() => Walk<CodeFor.InBox>(InBoxReader());
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public int Adapter() => Walk<CodeFor.Adapter>(AdapterReader());
+}
+
 /// <summary>R4: an array of each item type read into a preallocated array; Limit is a span copy of its items.</summary>
 [MemoryDiagnoser]
 public class R4_Arrays : ReaderScenario
