@@ -225,9 +225,6 @@ public ref partial struct BinaryXmlReader
         }
     }
 
-    /// <summary>Whether the current token has a prefix (an element's, an attribute's, or the one a namespace declaration declares).</summary>
-    internal readonly bool HasPrefix => PrefixRef.Kind != NameKind.None;
-
     /// <summary>Whether the token is a start or end tag or array data: its names are those of the innermost open element.</summary>
     private readonly bool IsElementToken => ((1 << (int)_s._tokenType) & ElementTokens) != 0;
 
@@ -266,12 +263,6 @@ public ref partial struct BinaryXmlReader
     /// <summary>The namespace of the innermost open element, <paramref name="element"/> (see <see cref="ElementNamespace"/>).</summary>
     internal readonly NameRef NamespaceOf(ref ElementScope element)
         => ResolvedAtStartTag(element.Prefix) ? element.Namespace : ResolveElementNamespace(_s._tokenStart, default);
-
-    /// <summary>
-    /// On a NamespaceDeclaration, where the declared namespace is; on an Attribute with a prefix, where its resolved
-    /// namespace is (none for an unbound prefix).
-    /// </summary>
-    internal readonly NameRef NamespaceValueRef => IsAttributeToken ? _s._nsValue : default;
 
     /// <summary>Where the current token's prefix is: inline bytes, a letter, or none.</summary>
     internal readonly NameRef PrefixRef => IsElementToken ? InnermostElement.Prefix : IsAttributeToken ? _s._prefix : default;
@@ -370,12 +361,39 @@ public ref partial struct BinaryXmlReader
         }
         if (HasValue && _s._valueType == (byte)RecordType.DictionaryText)
         {
-            MultiByteInt31.Decode(_data[_s._valueStart..], out int id, out _);
-            value = Resolve(id, _s._valueStart);
+            value = DictionaryTextAt(_s._valueStart);
             return true;
         }
         value = null;
         return false;
+    }
+
+    /// <summary>The dictionary string of a DictionaryText record whose payload (the string's id) is at <paramref name="payloadStart"/>.</summary>
+    private readonly XmlDictionaryString DictionaryTextAt(int payloadStart)
+    {
+        MultiByteInt31.Decode(_data[payloadStart..], out int id, out _);
+        return Resolve(id, payloadStart);
+    }
+
+    /// <summary>
+    /// The value of an attribute record of the start tag the reader is on (see <see cref="TryGetPassedAttributes"/>),
+    /// as <see cref="TryGetDictionaryString"/> gives it on the attribute's token: its dictionary string when it is a
+    /// DictionaryText record.
+    /// </summary>
+    internal readonly bool TryGetAttributeDictionaryString(in AttributeRecord attribute, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? value)
+    {
+        value = attribute.ValueType == (byte)RecordType.DictionaryText ? DictionaryTextAt(attribute.PayloadStart) : null;
+        return value is not null;
+    }
+
+    /// <summary>
+    /// The value of an attribute record of the start tag the reader is on, not a list, as <see cref="GetString"/> gives
+    /// it on the attribute's token.
+    /// </summary>
+    internal readonly string GetAttributeString(in AttributeRecord attribute)
+    {
+        Debug.Assert(!attribute.IsXmlns && attribute.ValueType != (byte)RecordType.StartListText);
+        return FormatText(attribute.ValueType, attribute.PayloadStart, attribute.PayloadLength);
     }
 
     /// <summary>The value as text, as MC-NBFX section 2 renders it (numbers invariant, base64 for bytes, a list space-separated).</summary>

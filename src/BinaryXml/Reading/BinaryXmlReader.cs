@@ -1390,6 +1390,16 @@ public ref partial struct BinaryXmlReader
         return passed;
     }
 
+    /// <summary>The record of the attribute or declaration token just read (<see cref="EmitAttribute"/>).</summary>
+    internal readonly ref readonly AttributeRecord CurrentAttributeRecord
+    {
+        get
+        {
+            Debug.Assert(_s._tokenType is BinaryXmlTokenType.Attribute or BinaryXmlTokenType.NamespaceDeclaration && _s._attrIndex > 0);
+            return ref _s._attributes![_s._attrIndex - 1];
+        }
+    }
+
     /// <summary>Whether the reader is still on the start tag at <paramref name="elementStart"/>, its attributes passed over (<see cref="PassAttributes"/>).</summary>
     private readonly bool IsPastAttributesOf(int elementStart)
     {

@@ -928,13 +928,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         var r = NativeReader;
         int count = _attributeCount;
-        // A start tag of namespace declarations only (a serializer's xmlns:i, xmlns:b): their nodes built from the
-        // records the start tag's scan kept, without reading their tokens again.
-        if (r.TryGetPassedAttributes(_attributesOfElement, out ReadOnlySpan<AttributeRecord> declarations) && AllDeclarations(declarations))
+        // Built from the records the start tag's scan kept, without reading their tokens again; but for a list value,
+        // whose items the native reader reads as tokens.
+        if (r.TryGetPassedAttributes(_attributesOfElement, out ReadOnlySpan<AttributeRecord> records) && !AnyList(records))
         {
             _attributesOfElement = -1;
             _attributeCount = 0;
-            foreach (ref readonly AttributeRecord d in declarations) SetDeclaration(ref r, NextAttribute(), d.Prefix, d.Namespace);
+            foreach (ref readonly AttributeRecord record in records) SetAttribute(ref r, NextAttribute(), in record, _depth);
             System.Diagnostics.Debug.Assert(_attributeCount == count);
             return;
         }
@@ -948,87 +948,96 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         System.Diagnostics.Debug.Assert(_attributeCount == count);
     }
 
-    /// <summary>Whether every record of a start tag is a namespace declaration.</summary>
-    private static bool AllDeclarations(ReadOnlySpan<AttributeRecord> attributes)
+    /// <summary>Whether an attribute of a start tag (not a declaration) has a list value.</summary>
+    private static bool AnyList(ReadOnlySpan<AttributeRecord> attributes)
     {
         foreach (ref readonly AttributeRecord a in attributes)
         {
-            if (!a.IsXmlns) return false;
+            if (!a.IsXmlns && a.ValueType == (byte)RecordType.StartListText) return true;
         }
-        return true;
+        return false;
     }
 
-    /// <summary>Builds the attribute nodes of the start tag the native reader is on.</summary>
+    /// <summary>Builds the attribute nodes of the start tag the native reader is on, reading their tokens.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReadAttributes(ref BinaryXmlReader r, int depth)
     {
-        // An element's attributes mostly repeat those of the element before it: the Attr objects are reused, and each
-        // reference is stored only when it changes (a store of a reference into the heap costs a write barrier call).
         while (r.NextIsAttribute)
         {
             r.Read();
-            Attr a = NextAttribute();
-            if (r.TokenType == BinaryXmlTokenType.NamespaceDeclaration)
-            {
-                SetDeclaration(ref r, a, r.PrefixRef, r.NamespaceValueRef);
-                continue;
-            }
-            a.ListItems = null;
-            SetLocalName(ref r, out string? localName, out XmlDictionaryString? localDictionary, out a.LocalStart, out a.LocalLength);
-            SetIfChanged(ref a.LocalName, localName);
-            SetIfChanged(ref a.LocalDictionary, localDictionary);
-            string prefix;
-            if (r.HasPrefix)
-            {
-                prefix = AtomizePrefix(ref r);
-                SetIfChanged(ref a.Prefix, prefix);
-                SetNamespace(ref r, r.NamespaceValueRef, ref a.Namespace, ref a.NamespaceFrom, ref a.NamespaceDictionary);
-            }
-            else
-            {
-                // An attribute without a prefix has no namespace.
-                prefix = "";
-                SetIfChanged(ref a.Prefix, "");
-                SetIfChanged(ref a.Namespace, "");
-                a.NamespaceDictionary = null;
-            }
-            RecordType recordValueType = r.ValueType;
-            a.Atomic = IsAtomicType(recordValueType) ? recordValueType : 0;
-            a.AtomicValue = r.CurrentValue;
-            XmlDictionaryString? valueDictionary = null;
-            string? value;
-            Type valueType;
-            if (recordValueType == RecordType.StartListText)
-            {
-                var objects = new List<object>();
-                value = ReadListItems(ref r, out _, objects);
-                a.ListItems = [.. objects];
-                valueType = typeof(object[]);
-            }
-            else
-            {
-                valueType = RecordTypes.GetValueType(recordValueType);
-                if (r.TryGetDictionaryString(out XmlDictionaryString? d))
-                {
-                    value = d.Value;
-                    valueDictionary = d;
-                }
-                else if (prefix != "xml" && (a.Atomic != 0 ? recordValueType != RecordType.QNameDictionaryText : IsCharsText(recordValueType) || IsBytes(recordValueType)))
-                {
-                    // Decoded or formatted only if asked for, as .NET does. Not a QName of the session (its string is
-                    // resolved with the attribute nodes: the session may change before the value is asked for).
-                    value = null;
-                }
-                else
-                {
-                    value = r.GetString();
-                }
-            }
-            SetIfChanged(ref a.Value, value);
-            SetIfChanged(ref a.ValueType, valueType);
-            SetIfChanged(ref a.ValueDictionary, valueDictionary);
-            if (prefix == "xml") TrackXmlAttribute(a, depth);
+            SetAttribute(ref r, NextAttribute(), in r.CurrentAttributeRecord, depth);
         }
+    }
+
+    /// <summary>
+    /// Makes <paramref name="a"/> the node of an attribute record of the start tag the native reader is on. The reader
+    /// is on the record's token when its value is a list, whose items it reads (<see cref="BuildAttributes"/> builds
+    /// such a tag's nodes token by token).
+    /// </summary>
+    private void SetAttribute(ref BinaryXmlReader r, Attr a, in AttributeRecord record, int depth)
+    {
+        // An element's attributes mostly repeat those of the element before it: the Attr objects are reused, and each
+        // reference is stored only when it changes (a store of a reference into the heap costs a write barrier call).
+        if (record.IsXmlns)
+        {
+            SetDeclaration(ref r, a, record.Prefix, record.Namespace);
+            return;
+        }
+        a.ListItems = null;
+        SetLocalName(ref r, record.LocalName, out string? localName, out XmlDictionaryString? localDictionary, out a.LocalStart, out a.LocalLength);
+        SetIfChanged(ref a.LocalName, localName);
+        SetIfChanged(ref a.LocalDictionary, localDictionary);
+        string prefix;
+        if (record.Prefix.Kind != NameKind.None)
+        {
+            prefix = AtomizePrefix(ref r, record.Prefix);
+            SetIfChanged(ref a.Prefix, prefix);
+            SetNamespace(ref r, record.Namespace, ref a.Namespace, ref a.NamespaceFrom, ref a.NamespaceDictionary);
+        }
+        else
+        {
+            // An attribute without a prefix has no namespace.
+            prefix = "";
+            SetIfChanged(ref a.Prefix, "");
+            SetIfChanged(ref a.Namespace, "");
+            a.NamespaceDictionary = null;
+        }
+        var recordValueType = (RecordType)record.ValueType;
+        a.Atomic = IsAtomicType(recordValueType) ? recordValueType : 0;
+        a.AtomicValue = new ValueLocation(BinaryXmlTokenType.Attribute, record.ValueType, record.PayloadStart, record.PayloadLength);
+        XmlDictionaryString? valueDictionary = null;
+        string? value;
+        Type valueType;
+        if (recordValueType == RecordType.StartListText)
+        {
+            var objects = new List<object>();
+            value = ReadListItems(ref r, out _, objects);
+            a.ListItems = [.. objects];
+            valueType = typeof(object[]);
+        }
+        else
+        {
+            valueType = RecordTypes.GetValueType(recordValueType);
+            if (r.TryGetAttributeDictionaryString(in record, out XmlDictionaryString? d))
+            {
+                value = d.Value;
+                valueDictionary = d;
+            }
+            else if (prefix != "xml" && (a.Atomic != 0 ? recordValueType != RecordType.QNameDictionaryText : IsCharsText(recordValueType) || IsBytes(recordValueType)))
+            {
+                // Decoded or formatted only if asked for, as .NET does. Not a QName of the session (its string is
+                // resolved with the attribute nodes: the session may change before the value is asked for).
+                value = null;
+            }
+            else
+            {
+                value = r.GetAttributeString(in record);
+            }
+        }
+        SetIfChanged(ref a.Value, value);
+        SetIfChanged(ref a.ValueType, valueType);
+        SetIfChanged(ref a.ValueDictionary, valueDictionary);
+        if (prefix == "xml") TrackXmlAttribute(a, depth);
     }
 
     /// <summary>
@@ -1217,12 +1226,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>
-    /// The current token's local name: a dictionary string's atom (and the string), or an inline name's place in the
-    /// input with no atom yet (<paramref name="atom"/> null: atomized when first asked for).
+    /// An attribute's local name (<paramref name="local"/>): a dictionary string's atom (and the string), or an inline
+    /// name's place in the input with no atom yet (<paramref name="atom"/> null: atomized when first asked for).
     /// </summary>
-    private void SetLocalName(ref BinaryXmlReader r, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
+    private void SetLocalName(ref BinaryXmlReader r, NameRef local, out string? atom, out XmlDictionaryString? dictionary, out int start, out int length)
     {
-        NameRef local = r.LocalNameRef;
         start = local.Offset;
         length = local.Length;
         if (local.Kind == NameKind.Dictionary)
@@ -1324,10 +1332,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private DictionaryAtom[]? _sessionAtoms;        // allocated with the first session name
 
-    /// <summary>The current token's prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
-    private string AtomizePrefix(ref BinaryXmlReader r) => AtomizePrefix(ref r, r.PrefixRef);
-
-    /// <summary>A prefix atomized (see <see cref="AtomizePrefix(ref BinaryXmlReader)"/>).</summary>
+    /// <summary>A prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
     private string AtomizePrefix(ref BinaryXmlReader r, NameRef prefix)
     {
         // Most elements and attributes have no prefix or a letter one: answered here, without the call.
@@ -1957,10 +1962,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private bool InputLocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
     {
         ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
-        return AsciiText.Equals(utf8, value) || NonAsciiLocalNameEquals(ref atom, start, length, value);
+        // As InlineEquals: UTF-8 no longer than the value is equal to it only as ASCII.
+        return AsciiText.Equals(utf8, value) || (length > value.Length && NonAsciiLocalNameEquals(ref atom, start, length, value));
     }
 
-    /// <summary>A local name that is not ASCII only, atomized into <paramref name="atom"/> and compared (false for ASCII: <see cref="AsciiText.Equals"/> answered it).</summary>
+    /// <summary>A local name longer in UTF-8 than the value, atomized into <paramref name="atom"/> and compared unless it is ASCII (then it is not the value).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool NonAsciiLocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
     {
