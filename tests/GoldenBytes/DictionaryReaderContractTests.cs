@@ -1491,6 +1491,59 @@ public sealed partial class DictionaryReaderContractTests
     }
 
     [Fact]
+    public void Attributes_report_their_own_namespace_to_repeated_dictionary_strings()
+    {
+        // A serializer asks each attribute for its namespaces with its own dictionary strings (IsNamespaceUri,
+        // IndexOfLocalName); the drop-in reader keeps the last match of an attribute's namespace not yet atomized. Two
+        // prefixes declared on the root, used by attributes of alternating elements; read, then a document of the same
+        // layout with other namespaces in the same places read by the same reader, then the first again.
+        byte[] Write(string n1, string n2) => InBoxDocument(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteXmlnsAttribute("p", "urn:" + n1);
+            w.WriteXmlnsAttribute("o", "urn:" + n2);
+            for (int i = 0; i < 4; i++)
+            {
+                w.WriteStartElement("e");
+                w.WriteAttributeString(i % 2 == 0 ? "p" : "o", "x", "urn:" + (i % 2 == 0 ? n1 : n2), "1");
+                w.WriteAttributeString(i % 2 == 0 ? "o" : "p", "y", "urn:" + (i % 2 == 0 ? n2 : n1), "2");
+                w.WriteAttributeString("z", "3");
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        });
+        byte[] first = Write("aa", "bb"), second = Write("cc", "dd");
+        Assert.Equal(first.Length, second.Length);
+        var asked = new XmlDictionary();
+        XmlDictionaryString[] questions = [asked.Add("urn:aa"), asked.Add("urn:bb"), asked.Add("urn:cc"), asked.Add("urn:dd"), asked.Add("")];
+        XmlDictionaryString[] localNames = [asked.Add("y"), asked.Add("x")];
+        string Answers(XmlDictionaryReader r)
+        {
+            var log = new System.Text.StringBuilder();
+            while (r.Read())
+            {
+                while (r.MoveToNextAttribute())
+                {
+                    log.Append(r.LocalName).Append(':');
+                    foreach (XmlDictionaryString q in questions) log.Append(r.IsNamespaceUri(q) ? 'N' : 'n').Append(r.IndexOfLocalName(localNames, q));
+                    log.Append(' ');
+                }
+                log.Append('|');
+            }
+            return log.ToString();
+        }
+        var quotas = XmlDictionaryReaderQuotas.Max;
+        var reader = BinaryXmlDictionaryReader.Create(first, 0, first.Length, null, quotas);
+        foreach (byte[] data in new[] { first, second, first })
+        {
+            string expected = Answers(XmlDictionaryReader.CreateBinaryReader(data, 0, data.Length, null, quotas));
+            Assert.Contains(data == second ? "x:n-1n-1N1n-1n-1 " : "x:N1n-1n-1n-1n-1 ", expected);
+            ((IXmlBinaryReaderInitializer)reader).SetInput(data, 0, data.Length, null, quotas, null, null);
+            Assert.Equal(expected, Answers(reader));
+        }
+    }
+
+    [Fact]
     public void Elements_at_one_depth_report_their_own_namespace_when_it_changes_and_returns()
     {
         // The drop-in reader keeps where each depth's namespace came from and atomizes it again only when the next

@@ -1825,28 +1825,46 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override bool IsNamespaceUri(XmlDictionaryString namespaceUri)
     {
         ArgumentNullException.ThrowIfNull(namespaceUri);
+        // Serializers ask for the same namespaces element after element, attribute after attribute, with their own
+        // dictionary strings: the last match for an element and for an attribute is kept, so that a repeated question
+        // is answered by comparing those instead of the characters again.
         if (_attributeIndex >= 0)
         {
             Attr a = _attributes[_attributeIndex];
-            return ReferenceEquals(a.NamespaceDictionary, namespaceUri) || NamespaceEquals(a.Namespace, a.NamespaceFrom, namespaceUri.Value);
+            if (ReferenceEquals(a.NamespaceDictionary, namespaceUri)) return true;
+            // An attribute's namespace has a place of declaration (NamespaceFrom) only while it is not atomized.
+            return a.Namespace is null ? NamespaceMatches(ref _attributeNamespaceMatch, null, a.NamespaceFrom, namespaceUri) : a.Namespace == namespaceUri.Value;
         }
         ref ElementName names = ref CurrentName;
-        if (ReferenceEquals(names.Ns, namespaceUri)) return true;
-        // Serializers ask for the same namespace element after element with their own dictionary strings: the last
-        // match is kept (the dictionary string and the place of the declaration it matched, in this document), so that
-        // a repeated question is answered by comparing those instead of the characters again.
-        if (ReferenceEquals(_namespaceMatchKey, namespaceUri) && names.NamespaceFrom.IsSameAs(_namespaceMatchFrom) && _namespaceMatchDocument == _documentSerial) return true;
-        if (!NamespaceEquals(names.Namespace, names.NamespaceFrom, namespaceUri.Value)) return false;
-        _namespaceMatchKey = namespaceUri;
-        _namespaceMatchFrom = names.NamespaceFrom;
-        _namespaceMatchDocument = _documentSerial;
-        return true;
+        return ReferenceEquals(names.Ns, namespaceUri) || NamespaceMatches(ref _elementNamespaceMatch, names.Namespace, names.NamespaceFrom, namespaceUri);
     }
 
-    // The last dictionary string IsNamespaceUri found equal to an element's namespace, and where that is declared.
-    private XmlDictionaryString? _namespaceMatchKey;
-    private NameRef _namespaceMatchFrom;
-    private int _namespaceMatchDocument;
+    /// <summary>
+    /// A dictionary string IsNamespaceUri found equal to a namespace, where that namespace is declared, and in which
+    /// document (<see cref="_documentSerial"/>).
+    /// </summary>
+    private struct NamespaceMatch
+    {
+        public XmlDictionaryString? Key;
+        public NameRef From;
+        public int Document;
+    }
+
+    // The last match for an element's namespace, and for an attribute's.
+    private NamespaceMatch _elementNamespaceMatch, _attributeNamespaceMatch;
+
+    /// <summary>
+    /// Whether a namespace (<paramref name="atom"/>, or not atomized yet and declared at <paramref name="from"/>) is
+    /// <paramref name="namespaceUri"/>: answered by <paramref name="match"/> when it is the last one found equal there,
+    /// otherwise compared (<see cref="NamespaceEquals"/>) and kept in <paramref name="match"/> when equal.
+    /// </summary>
+    private bool NamespaceMatches(ref NamespaceMatch match, string? atom, NameRef from, XmlDictionaryString namespaceUri)
+    {
+        if (ReferenceEquals(match.Key, namespaceUri) && from.IsSameAs(match.From) && match.Document == _documentSerial) return true;
+        if (!NamespaceEquals(atom, from, namespaceUri.Value)) return false;
+        match = new NamespaceMatch { Key = namespaceUri, From = from, Document = _documentSerial };
+        return true;
+    }
 
     /// <summary>
     /// Whether a namespace is <paramref name="value"/>: its atom when it has one, else the inline namespace declared at
