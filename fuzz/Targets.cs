@@ -188,7 +188,7 @@ internal static class Targets
 
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, attributes looked up by
-    /// name and namespace, the names of an attribute's value node, MoveToContent from an attribute and on elements,
+    /// name and namespace, attributes asked for the namespaces of those before them, the names of an attribute's value node, MoveToContent from an attribute and on elements,
     /// some text nodes read with ReadValueChunk, some content read with ReadContentAsBase64 (in pieces, or whole) and
     /// some arrays with the typed array reads: a trace to compare between the readers.
     /// (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
@@ -207,6 +207,7 @@ internal static class Targets
         var trace = new List<string>();
         int elements = 0, texts = 0, arrays = 0;
         char[] chunk = new char[3];
+        var attributeNamespaces = new List<XmlDictionaryString>();
         using (r)
         {
             while (r.Read())
@@ -354,7 +355,22 @@ internal static class Targets
                     }
                     continue;
                 }
-                if (element % 3 != 1 || !r.MoveToFirstAttribute()) continue;
+                if (element % 3 != 1) continue;
+                // Every attribute asked whether it is in each namespace of the attributes before it, by their dictionary
+                // strings, before its own namespace is read (which atomizes it): as a serializer asks, attribute after
+                // attribute (ours answers a namespace not atomized from its last match). Then back to the element.
+                var asked = new System.Text.StringBuilder("namespaces");
+                while (r.MoveToNextAttribute())
+                {
+                    foreach (XmlDictionaryString q in attributeNamespaces) asked.Append(r.IsNamespaceUri(q) ? 'N' : 'n');
+                    XmlDictionaryString seen = names.Add(r.NamespaceURI);
+                    if (!attributeNamespaces.Contains(seen)) attributeNamespaces.Add(seen);
+                    if (attributeNamespaces.Count > 4) attributeNamespaces.RemoveAt(0);
+                    asked.Append(' ');
+                }
+                r.MoveToElement();
+                trace.Add(asked.ToString());
+                if (!r.MoveToFirstAttribute()) continue;
                 XmlDictionaryString attributeNs = names.Add(r.NamespaceURI);
                 trace.Add($"attribute {r.Name} {r.IsLocalName(empty)}{r.IsNamespaceUri(attributeNs)} {r.IndexOfLocalName([other, empty, names.Add(r.LocalName)], attributeNs)}");
                 bool declaration = r.NamespaceURI == "http://www.w3.org/2000/xmlns/";
