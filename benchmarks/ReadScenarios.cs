@@ -785,3 +785,65 @@ public class R1_TypedElements : ReaderScenario
     [Benchmark(OperationsPerInvoke = Count)]
     public double Adapter() => Read<CodeFor.Adapter>(AdapterReader());
 }
+
+/// <summary>
+/// R1 as DataContractSerializer reads a <c>List&lt;int&gt;</c>: 1,000 int elements, each found with
+/// <c>IsStartElement(XmlDictionaryString, XmlDictionaryString)</c>, its attributes asked for (none), then read with
+/// <c>ReadElementContentAsInt()</c>; the items <c>a:int</c> in the serializer's arrays namespace (declared on the list
+/// element, as it writes them) or <c>a</c> in no namespace (the list too). ns per element; in-box and drop-in only.
+/// </summary>
+[MemoryDiagnoser]
+public class R1_SerializerElements : ReaderScenario
+{
+    private const int Count = 1000;
+    private const string Arrays = "http://schemas.microsoft.com/2003/10/Serialization/Arrays";
+
+    [Params("a:int", "a")]
+    public string Element { get; set; } = "a:int";
+
+    private XmlDictionaryString _name = null!, _namespace = null!;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        // The serializer's own dictionary strings, not the reader's.
+        var names = new XmlDictionary();
+        bool prefixed = Element == "a:int";
+        _name = names.Add(prefixed ? "int" : "a");
+        _namespace = names.Add(prefixed ? Arrays : "");
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("List", prefixed ? "urn:b" : "");
+            if (prefixed) w.WriteXmlnsAttribute("a", Arrays);
+            for (int i = 0; i < Count; i++)
+            {
+                w.WriteStartElement(_name.Value, _namespace.Value);
+                w.WriteValue(i * 70);
+                w.WriteEndElement();
+            }
+            w.WriteEndElement();
+        });
+        Support.GuardNodes($"R1 serializer {Element}", Data);
+        if (InBox() != Adapter() || InBox() != 70L * Count * (Count - 1) / 2) throw new InvalidOperationException("R1 serializer: the readers disagree");
+    }
+
+    private long Read<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        long sum = 0;
+        r.ReadStartElement();
+        while (r.IsStartElement(_name, _namespace))
+        {
+            while (r.MoveToNextAttribute()) sum += 1_000_000_000;
+            r.MoveToElement();
+            sum += r.ReadElementContentAsInt();
+        }
+        r.ReadEndElement();
+        return sum;
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public long InBox() => Read<CodeFor.InBox>(InBoxReader());
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public long Adapter() => Read<CodeFor.Adapter>(AdapterReader());
+}
