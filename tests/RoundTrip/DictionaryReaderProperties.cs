@@ -169,6 +169,68 @@ public sealed class DictionaryReaderProperties
         return trace;
     }
 
+    [DataContract(Namespace = "urn:graph")]
+    [KnownType(typeof(SpecialNode))]
+    public class GraphNode
+    {
+        [DataMember] public int Id { get; set; }
+        [DataMember] public string? Name { get; set; }
+        [DataMember] public GraphNode? Next { get; set; }
+        [DataMember] public List<GraphNode?> Children { get; set; } = [];
+        [DataMember] public List<string?> Tags { get; set; } = [];
+    }
+
+    [DataContract(Namespace = "urn:graph:special")]
+    public sealed class SpecialNode : GraphNode
+    {
+        [DataMember] public double Weight { get; set; }
+    }
+
+    [Theory]
+    [InlineData(false, false)]
+    [InlineData(true, false)]
+    [InlineData(true, true)]
+    public void DataContractSerializer_reads_references_nulls_and_derived_types_through_our_reader(bool preserveReferences, bool session)
+    {
+        // The attributes a serializer reads on each object: z:Id and z:Ref of shared references, i:nil of null members
+        // and items, i:type of a derived type (a QName, of the session's strings when there is one); read through our
+        // reader, the graph written again by the in-box writer gives the bytes the original gave.
+        var shared = new SpecialNode { Id = 1, Name = "shared", Weight = 0.5, Tags = ["a", null, "b"] };
+        var root = new GraphNode { Id = 0, Name = null, Next = shared };
+        for (int i = 0; i < 6; i++) root.Children.Add(i % 3 == 0 ? null : i % 3 == 1 ? shared : new GraphNode { Id = 10 + i, Name = "n" + i, Next = i % 2 == 0 ? shared : null });
+        root.Tags = [null, "t", null];
+        var serializer = new DataContractSerializer(typeof(GraphNode), new DataContractSerializerSettings { PreserveObjectReferences = preserveReferences });
+        var writerSession = new RecordingWriterSession();
+        var dictionary = new XmlDictionary();
+        byte[] Write(object g)
+        {
+            writerSession.Reset();
+            var stream = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, session ? dictionary : null, session ? writerSession : null, false)) serializer.WriteObject(w, g);
+            return stream.ToArray();
+        }
+        byte[] bytes = Write(root);
+        // The session strings the writer used, as a reader's session learns them from the message's header.
+        XmlBinaryReaderSession readerSession = writerSession.ToReaderSession();
+        Assert.Equal(session, writerSession.Strings.Count > 0);
+        var attributes = new HashSet<string>();
+        using (XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, session ? dictionary : null, XmlDictionaryReaderQuotas.Max, readerSession))
+        {
+            while (inBox.Read())
+            {
+                while (inBox.MoveToNextAttribute()) attributes.Add(inBox.LocalName);
+            }
+        }
+        Assert.Superset(preserveReferences ? ["nil", "type", "Id", "Ref"] : new HashSet<string> { "nil", "type" }, attributes);
+        Assert.Equal(preserveReferences, attributes.Contains("Ref"));
+        using XmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(bytes, 0, bytes.Length, session ? dictionary : null, XmlDictionaryReaderQuotas.Max, session ? readerSession : null);
+        var back = (GraphNode)serializer.ReadObject(reader)!;
+        Assert.Null(back.Name);
+        Assert.IsType<SpecialNode>(back.Next);
+        Assert.Equal(preserveReferences, ReferenceEquals(back.Next, back.Children[1]));
+        Assert.True(bytes.AsSpan().SequenceEqual(Write(back)), "the graph read back differs");
+    }
+
     public static TheoryData<string> Payloads() => DictionaryWriterProperties.Payloads();
 
     [Theory]
