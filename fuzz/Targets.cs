@@ -356,19 +356,23 @@ internal static class Targets
                     continue;
                 }
                 if (element % 3 != 1) continue;
-                // Every attribute asked whether it is in each namespace of the attributes before it, by their dictionary
-                // strings, before its own namespace is read (which atomizes it): as a serializer asks, attribute after
-                // attribute (ours answers a namespace not atomized from its last match). Then back to the element.
+                // Every attribute asked, twice over, whether it is in each namespace of the attributes seen before, by
+                // their dictionary strings, its own namespace never read (which atomizes it; found by its prefix
+                // instead): as a serializer asks, attribute after attribute (ours answers a namespace not atomized from
+                // its last match). Then back to the element.
                 var asked = new System.Text.StringBuilder("namespaces");
-                while (r.MoveToNextAttribute())
+                for (int pass = 0; pass < 2; pass++)
                 {
-                    foreach (XmlDictionaryString q in attributeNamespaces) asked.Append(r.IsNamespaceUri(q) ? 'N' : 'n');
-                    XmlDictionaryString seen = names.Add(r.NamespaceURI);
-                    if (!attributeNamespaces.Contains(seen)) attributeNamespaces.Add(seen);
-                    if (attributeNamespaces.Count > 4) attributeNamespaces.RemoveAt(0);
-                    asked.Append(' ');
+                    while (r.MoveToNextAttribute())
+                    {
+                        foreach (XmlDictionaryString q in attributeNamespaces) asked.Append(r.IsNamespaceUri(q) ? 'N' : 'n');
+                        XmlDictionaryString seen = names.Add(r.Prefix.Length == 0 ? "" : r.LookupNamespace(r.Prefix) ?? "");
+                        if (!attributeNamespaces.Contains(seen)) attributeNamespaces.Add(seen);
+                        if (attributeNamespaces.Count > 4) attributeNamespaces.RemoveAt(0);
+                        asked.Append(' ');
+                    }
+                    r.MoveToElement();
                 }
-                r.MoveToElement();
                 trace.Add(asked.ToString());
                 if (!r.MoveToFirstAttribute()) continue;
                 XmlDictionaryString attributeNs = names.Add(r.NamespaceURI);
