@@ -486,7 +486,10 @@ public ref partial struct BinaryXmlReader
         p = ScanAttributes(p, out bool declares);
         if (p - attributesStart > _s._maxBytesPerRead)
             Fail("The attributes of this start tag take {0} bytes, more than the MaxBytesPerRead quota ({1})", p - attributesStart, _s._maxBytesPerRead, attributesStart);
-        ValidateStartTag(elementStart, ref element, declares);
+        // Most start tags with attributes declare nothing and have a few (a serializer's i:nil, z:Id): checked apart
+        // from the declarations' and the long tag's tables, in a frame of their own.
+        if (!declares && _s._attrCount < LongStartTagCount) ValidateShortStartTag(elementStart, ref element);
+        else ValidateStartTag(elementStart, ref element);
         return p;
     }
 
@@ -820,20 +823,14 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>
     /// Checks a start tag once all its attribute records are known: namespace declarations are well formed and
-    /// unique, every prefix used is bound, and no two attributes share a local name and namespace.
-    /// <paramref name="declares"/>: whether the tag declares a namespace.
+    /// unique, every prefix used is bound, and no two attributes share a local name and namespace. A tag without
+    /// declarations and of fewer than <see cref="LongStartTagCount"/> records is checked by
+    /// <see cref="ValidateShortStartTag"/>.
     /// </summary>
-    private readonly void ValidateStartTag(int elementStart, ref ElementScope element, bool declares)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ValidateStartTag(int elementStart, ref ElementScope element)
     {
         ReaderState s = _s;
-        if (!declares && s._attrCount == 1)
-        {
-            // One attribute and no declaration (the most common start tag with an attribute): no declaration or pair
-            // of attributes to check.
-            if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
-            ResolveAttributeNamespace(ref s._attributes![0]);
-            return;
-        }
         int firstNs = element.OuterNamespaceCount;
         // A long start tag's declarations and attributes are each looked for among those before them in a table of
         // their hashes, its prefixes as the current culture compares them (LongStartTagCount). A short one's
@@ -874,26 +871,48 @@ public ref partial struct BinaryXmlReader
             }
         }
         if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+        if (!longTag)
+        {
+            ValidateShortTagAttributes();
+            return;
+        }
         for (int i = 0; i < s._attrCount; i++)
         {
             ref AttributeRecord attribute = ref s._attributes![i];
             if (attribute.IsXmlns) continue;
-            bool duplicate = false;
-            if (longTag)
+            if (attribute.Prefix.Kind != NameKind.None) ResolveAttributeOfLongTag(ref attribute, declarations, firstNs, culturePrefixes);
+            if (!AddAttribute(attributes, i)) Fail("Duplicate attribute: two attributes have the same local name and namespace", attribute.Record);
+        }
+    }
+
+    /// <summary>
+    /// <see cref="ValidateStartTag"/> for a start tag that declares no namespace and has fewer than
+    /// <see cref="LongStartTagCount"/> attributes: no declarations to check, no tables.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ValidateShortStartTag(int elementStart, ref ElementScope element)
+    {
+        if (ResolvedAtStartTag(element.Prefix)) element.Namespace = ResolveElementNamespace(elementStart, element.Prefix);
+        ValidateShortTagAttributes();
+    }
+
+    /// <summary>
+    /// The attributes of a start tag of fewer than <see cref="LongStartTagCount"/> records, its declarations pushed:
+    /// each prefix resolved, and each name compared with those of the attributes before it.
+    /// </summary>
+    private readonly void ValidateShortTagAttributes()
+    {
+        Span<AttributeRecord> attributes = _s._attributes.AsSpan(0, _s._attrCount);
+        for (int i = 0; i < attributes.Length; i++)
+        {
+            ref AttributeRecord attribute = ref attributes[i];
+            if (attribute.IsXmlns) continue;
+            ResolveAttributeNamespace(ref attribute);
+            for (int j = 0; j < i; j++)
             {
-                if (attribute.Prefix.Kind != NameKind.None) ResolveAttributeOfLongTag(ref attribute, declarations, firstNs, culturePrefixes);
-                duplicate = !AddAttribute(attributes, i);
+                ref AttributeRecord other = ref attributes[j];
+                if (!other.IsXmlns && SameQualifiedName(ref attribute, ref other)) Fail("Duplicate attribute: two attributes have the same local name and namespace", attribute.Record);
             }
-            else
-            {
-                ResolveAttributeNamespace(ref attribute);
-                for (int j = 0; j < i && !duplicate; j++)
-                {
-                    ref AttributeRecord other = ref s._attributes[j];
-                    duplicate = !other.IsXmlns && SameQualifiedName(ref attribute, ref other);
-                }
-            }
-            if (duplicate) Fail("Duplicate attribute: two attributes have the same local name and namespace", attribute.Record);
         }
     }
 
