@@ -188,9 +188,10 @@ internal static class Targets
 
     /// <summary>
     /// For an input both readers accept: the name tests with dictionary strings at every node, attributes looked up by
-    /// name and namespace, attributes asked for the namespaces of those before them, the names of an attribute's value node, MoveToContent from an attribute and on elements,
-    /// some text nodes read with ReadValueChunk, some content read with ReadContentAsBase64 (in pieces, or whole) and
-    /// some arrays with the typed array reads: a trace to compare between the readers.
+    /// name and namespace, attributes asked for the namespaces of those seen before, the names of an attribute's value
+    /// node, MoveToContent from an attribute and on elements, some text nodes read with ReadValueChunk, some content
+    /// read with ReadContentAsBase64 (in pieces, or whole) and some arrays with the typed array reads: a trace to
+    /// compare between the readers.
     /// (MoveToContent over text is left out: there .NET's answer depends on what was read before; pinned by
     /// DictionaryReaderContractTests.)
     /// </summary>
@@ -377,7 +378,7 @@ internal static class Targets
                 if (!r.MoveToFirstAttribute()) continue;
                 XmlDictionaryString attributeNs = names.Add(r.NamespaceURI);
                 trace.Add($"attribute {r.Name} {r.IsLocalName(empty)}{r.IsNamespaceUri(attributeNs)} {r.IndexOfLocalName([other, empty, names.Add(r.LocalName)], attributeNs)}");
-                bool declaration = r.NamespaceURI == "http://www.w3.org/2000/xmlns/";
+                bool declaration = r.NamespaceURI == XmlnsNamespace;
                 if (r.ReadAttributeValue())
                 {
                     trace.Add($"value {r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName} {r.NamespaceURI}");

@@ -502,16 +502,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         int i = FindAttribute(localName, namespaceURI ?? "", out ReadOnlySpan<AttributeRecord> records);
         if (i < 0) return null;
-        // Found among the records of attributes not built yet: a plain value is read from its record, and the nodes are
-        // still built only if asked for (a serializer asks each element for its i:nil or i:type and nothing more).
-        if (i < records.Length && IsPlainValue(records[i]))
-            return ValueReader(new ValueLocation(BinaryXmlTokenType.Attribute, records[i].ValueType, records[i].PayloadStart, records[i].PayloadLength)).GetString();
+        // Found among the records of attributes not built yet: an attribute's value (not a declaration's, nor a list,
+        // whose items are tokens) is read from its record by the native reader, as SetAttribute reads it, and the nodes
+        // are still built only if asked for (a serializer asks each element for its i:nil or i:type and nothing more).
+        if (i < records.Length && !records[i].IsXmlns && records[i].ValueType != (byte)RecordType.StartListText)
+            return NativeReader.GetAttributeString(in records[i]);
         return AttributeValue(Attributes[i]);
-
-        // What ReadAttributes leaves to AttributeValue: not a declaration, a list, or a dictionary string or QName
-        // (resolved through the session, with the nodes).
-        static bool IsPlainValue(in AttributeRecord a)
-            => !a.IsXmlns && a.ValueType is not ((byte)RecordType.StartListText or (byte)RecordType.DictionaryText or (byte)RecordType.QNameDictionaryText);
     }
 
     /// <inheritdoc/>
