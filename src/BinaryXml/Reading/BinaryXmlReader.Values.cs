@@ -677,14 +677,17 @@ public ref partial struct BinaryXmlReader
         return T.TryParse(GetTextChars(buffer), style, System.Globalization.CultureInfo.InvariantCulture, out value);
     }
 
-    /// <summary>A text record's characters parsed as an xsd:double (INF, -INF, NaN); false (and 0) for other records.</summary>
+    /// <summary>
+    /// A text record's characters parsed as an xsd:double or xsd:float (<see cref="TryParseXmlFloatingPoint"/>) with
+    /// <paramref name="style"/>; false (and 0) for other records.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private readonly bool TryParseDoubleText(out double value)
+    private readonly bool TryParseFloatingPointText<T>(System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.IFloatingPointIeee754<T>
     {
-        value = 0;
+        value = T.Zero;
         if (!IsTextRecord) return false;
         Span<char> buffer = stackalloc char[TextBufferLength];
-        return TryParseXmlDouble(GetTextChars(buffer), out value);
+        return TryParseXmlFloatingPoint(GetTextChars(buffer), style, out value);
     }
 
     private const int TextBufferLength = 128;
@@ -716,16 +719,25 @@ public ref partial struct BinaryXmlReader
     private const System.Globalization.NumberStyles IntegerStyle = System.Globalization.NumberStyles.AllowLeadingSign
         | System.Globalization.NumberStyles.AllowLeadingWhite | System.Globalization.NumberStyles.AllowTrailingWhite;
 
-    private const System.Globalization.NumberStyles FloatStyle = IntegerStyle
+    // XmlConvert's styles for floating point: a double also takes white space around its number (after the XML white
+    // space is trimmed: a vertical tab or form feed), a float does not (pinned by NativeTextConversionTests).
+    private const System.Globalization.NumberStyles FloatStyle = System.Globalization.NumberStyles.AllowLeadingSign
         | System.Globalization.NumberStyles.AllowDecimalPoint | System.Globalization.NumberStyles.AllowExponent;
 
-    private static bool TryParseXmlDouble(ReadOnlySpan<char> text, out double value)
+    private const System.Globalization.NumberStyles DoubleStyle = IntegerStyle | FloatStyle;
+
+    /// <summary>
+    /// Text as XmlConvert reads an xsd:double or xsd:float: XML white space trimmed, INF, -INF and NaN, otherwise the
+    /// number parsed as <typeparamref name="T"/> itself, rounded once (a float parsed as a double and then narrowed
+    /// would round twice), out of range as an infinity.
+    /// </summary>
+    private static bool TryParseXmlFloatingPoint<T>(ReadOnlySpan<char> text, System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.IFloatingPointIeee754<T>
     {
         text = text.Trim(XmlWhitespace);
-        if (text is "INF") { value = double.PositiveInfinity; return true; }
-        if (text is "-INF") { value = double.NegativeInfinity; return true; }
-        if (text is "NaN") { value = double.NaN; return true; }
-        return double.TryParse(text, FloatStyle, System.Globalization.CultureInfo.InvariantCulture, out value);
+        if (text is "INF") { value = T.PositiveInfinity; return true; }
+        if (text is "-INF") { value = T.NegativeInfinity; return true; }
+        if (text is "NaN") { value = T.NaN; return true; }
+        return T.TryParse(text, style, System.Globalization.CultureInfo.InvariantCulture, out value);
     }
 
     /// <summary>Reads a Boolean; see <see cref="TryGetBoolean"/>.</summary>
@@ -770,23 +782,17 @@ public ref partial struct BinaryXmlReader
     public readonly bool TryGetDouble(out double value)
     {
         RequireValue();
-        return TryReadDoubleRecord((RecordType)_s._valueType, Payload, out value) || TryParseDoubleText(out value);
+        return TryReadDoubleRecord((RecordType)_s._valueType, Payload, out value) || TryParseFloatingPointText(DoubleStyle, out value);
     }
 
     /// <summary>Reads a double.</summary>
     public readonly double GetDouble() => TryGetDouble(out double v) ? v : throw CannotRead("Double");
 
-    /// <summary>Reads a float: Float records exactly; a Double when it is in range or not finite; integers; text.</summary>
+    /// <summary>Reads a float: Float records exactly; a Double when it is in range or not finite; integers; text as XmlConvert reads an xsd:float (rounded once, past the range an infinity).</summary>
     public readonly bool TryGetSingle(out float value)
     {
         RequireValue();
-        if (IsTextRecord)
-        {
-            bool parsed = TryParseDoubleText(out double d);
-            value = (float)d;
-            return parsed && (!double.IsFinite(d) || float.IsFinite(value));
-        }
-        return TryReadSingleRecord((RecordType)_s._valueType, Payload, out value);
+        return TryReadSingleRecord((RecordType)_s._valueType, Payload, out value) || TryParseFloatingPointText(FloatStyle, out value);
     }
 
     /// <summary>Reads a float.</summary>
