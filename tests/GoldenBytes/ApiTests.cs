@@ -439,7 +439,9 @@ public sealed class ApiTests
         Assert.True(At("87").GetBoolean());
         Assert.False(At("85").GetBoolean());
         Assert.True(At("B5 01").GetBoolean());
-        Assert.False(At("89 01").TryGetBoolean(out _));
+        // Any other record by its text, as .NET's reader reads it: an Int8 1 is "1", a Boolean; an Int8 2 is not.
+        Assert.True(At("89 01").GetBoolean());
+        Assert.False(At("89 02").TryGetBoolean(out _));
         // UInt64 above long.MaxValue: an unsigned value, an overflow as long; negative integers are not unsigned.
         Assert.Equal(ulong.MaxValue, At("B3 FF FF FF FF FF FF FF FF").GetUInt64());
         Assert.Throws<OverflowException>(() => At("B3 FF FF FF FF FF FF FF FF").GetInt64());
@@ -447,16 +449,23 @@ public sealed class ApiTests
         Assert.Equal((decimal)ulong.MaxValue, At("B3 FF FF FF FF FF FF FF FF").GetDecimal());
         Assert.False(At("89 FF").TryGetUInt64(out _));
         Assert.Equal(-1L, At("89 FF").GetInt64());
-        // A double to float only within its range (infinities and NaN pass); to decimal only within decimal's.
+        // A double to float directly within its range (infinities and NaN pass), past it by its text "1E+300", an
+        // infinity; to decimal by its text, which takes no exponent and no NaN.
         Assert.Equal(1e300, At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).GetDouble());
-        Assert.False(At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).TryGetSingle(out _));
+        Assert.Equal(float.PositiveInfinity, At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).GetSingle());
         Assert.Equal(float.NegativeInfinity, At("93 " + Hex.Format(BitConverter.GetBytes(double.NegativeInfinity))).GetSingle());
         Assert.False(At("93 " + Hex.Format(BitConverter.GetBytes(1e300))).TryGetDecimal(out _));
         Assert.False(At("93 " + Hex.Format(BitConverter.GetBytes(double.NaN))).TryGetDecimal(out _));
         Assert.Equal(2.5m, At("93 " + Hex.Format(BitConverter.GetBytes(2.5))).GetDecimal());
-        // Decimal to double; integers to float.
+        // A float to decimal by its shortest text: 0.1, not the double nearest the float (0.100000001490116).
+        Assert.Equal(0.1m, At("91 " + Hex.Format(BitConverter.GetBytes(0.1f))).GetDecimal());
+        // Decimal to double by its text, rounded once (a cast gives 1.0000000000000001E-28); integers to float.
         Assert.Equal(12.5, At("95 00 00 01 00 00 00 00 00 7D 00 00 00 00 00 00 00").GetDouble());
+        Assert.Equal(1e-28, At("95 00 00 1C 00 00 00 00 00 01 00 00 00 00 00 00 00").GetDouble());
         Assert.Equal(-32768f, At("8B 00 80").GetSingle());
+        // A decimal to an integer by its text: 15 with no point is 15; 1.5 is not an integer.
+        Assert.Equal(15L, At("95 00 00 00 00 00 00 00 00 0F 00 00 00 00 00 00 00").GetInt64());
+        Assert.False(At("95 00 00 01 00 00 00 00 00 0F 00 00 00 00 00 00 00").TryGetInt64(out _));
         // Uuid and UniqueId records are both GUIDs; other records are neither.
         Guid g = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e");
         Assert.Equal(g, At("B1 " + Hex.Format(g.ToByteArray())).GetGuid());

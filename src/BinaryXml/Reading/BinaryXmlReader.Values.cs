@@ -529,9 +529,12 @@ public ref partial struct BinaryXmlReader
         => BinaryXmlPrimitives.TryReadIntegerRecord((RecordType)_s._valueType, Payload, out value, out isUInt64Above);
 
     // ---- The typed records each value type takes ------------------------------------------------------------
-    // One rule per type, for the Get… methods below and for ReadElementContentAs…, which converts a record closing its
-    // element straight from the payload: true when the record is one the type takes and its payload converts; false
-    // for any other record, text included (the Get… methods parse text themselves).
+    // One rule per type, for the Get… methods below, for ReadElementContentAs…, which converts a record closing its
+    // element straight from the payload, and for the drop-in reader's typed reads: true when the record is one the
+    // type takes directly and its payload converts; false for any other record. As in .NET's binary reader, any other
+    // record is read through its text (the Get… methods parse it, with XmlConvert's rules): a Decimal record read as a
+    // double, a Float or Double record as a decimal, a Decimal as an integer (pinned by NativeTypedReadTests and
+    // TypedContentDifferentialTests).
 
     /// <summary>True, False, Bool, Zero and One records.</summary>
     private static bool TryReadBooleanRecord(RecordType type, ReadOnlySpan<byte> payload, out bool value)
@@ -547,12 +550,12 @@ public ref partial struct BinaryXmlReader
 
     /// <summary>Integer records (Zero, One, Int8–Int64, UInt64) whose value fits a long.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool TryReadInt64Record(RecordType type, ReadOnlySpan<byte> payload, out long value)
+    internal static bool TryReadInt64Record(RecordType type, ReadOnlySpan<byte> payload, out long value)
         => BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out value, out bool above) && !above;
 
     /// <summary>Integer records whose value fits an int.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool TryReadInt32Record(RecordType type, ReadOnlySpan<byte> payload, out int value)
+    internal static bool TryReadInt32Record(RecordType type, ReadOnlySpan<byte> payload, out int value)
     {
         bool read = TryReadInt64Record(type, payload, out long l) && l == (int)l;
         value = read ? (int)l : 0;
@@ -567,60 +570,50 @@ public ref partial struct BinaryXmlReader
         return integer && (above || l >= 0);
     }
 
-    /// <summary>Float, Double, Decimal and integer records.</summary>
-    private static bool TryReadDoubleRecord(RecordType type, ReadOnlySpan<byte> payload, out double value)
+    /// <summary>An integer record's value as <typeparamref name="T"/>, as a cast converts it (a UInt64Text value above long's range as unsigned).</summary>
+    private static bool TryReadIntegerRecordAs<T>(RecordType type, ReadOnlySpan<byte> payload, out T value) where T : System.Numerics.INumberBase<T>
+    {
+        bool read = BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out long l, out bool above);
+        value = above ? T.CreateTruncating((ulong)l) : T.CreateTruncating(l);
+        return read;
+    }
+
+    /// <summary>Double, Float and integer records (a Decimal record goes through its text, rounded once).</summary>
+    internal static bool TryReadDoubleRecord(RecordType type, ReadOnlySpan<byte> payload, out double value)
     {
         switch (type)
         {
-            case RecordType.FloatText: value = BinaryPrimitives.ReadSingleLittleEndian(payload); return true;
             case RecordType.DoubleText: value = BinaryPrimitives.ReadDoubleLittleEndian(payload); return true;
-            case RecordType.DecimalText:
-                bool read = BinaryXmlPrimitives.TryReadDecimal(payload, out decimal m);
-                value = read ? (double)m : 0;
-                return read;
+            case RecordType.FloatText: value = BinaryPrimitives.ReadSingleLittleEndian(payload); return true;
         }
-        if (BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out long l, out bool above))
-        {
-            value = above ? (double)(ulong)l : l;
-            return true;
-        }
-        value = 0;
-        return false;
+        return TryReadIntegerRecordAs(type, payload, out value);
     }
 
-    /// <summary>Float records exactly; the records a double takes when the value is in a float's range or not finite.</summary>
-    private static bool TryReadSingleRecord(RecordType type, ReadOnlySpan<byte> payload, out float value)
+    /// <summary>
+    /// Float and integer records, and Double records in a float's range or not finite (one past it goes through its
+    /// text, as .NET's reader reads it: a float's largest value or an infinity).
+    /// </summary>
+    internal static bool TryReadSingleRecord(RecordType type, ReadOnlySpan<byte> payload, out float value)
     {
-        if (type == RecordType.FloatText)
+        switch (type)
         {
-            value = BinaryPrimitives.ReadSingleLittleEndian(payload);
-            return true;
+            case RecordType.FloatText:
+                value = BinaryPrimitives.ReadSingleLittleEndian(payload);
+                return true;
+            case RecordType.DoubleText:
+                double d = BinaryPrimitives.ReadDoubleLittleEndian(payload);
+                bool inRange = !double.IsFinite(d) || d is >= float.MinValue and <= float.MaxValue;
+                value = inRange ? (float)d : 0;
+                return inRange;
         }
-        if (TryReadDoubleRecord(type, payload, out double d) && (!double.IsFinite(d) || Math.Abs(d) <= float.MaxValue))
-        {
-            value = (float)d;
-            return true;
-        }
-        value = 0;
-        return false;
+        return TryReadIntegerRecordAs(type, payload, out value);
     }
 
-    /// <summary>Decimal and integer records, and Float and Double records in a decimal's range.</summary>
-    private static bool TryReadDecimalRecord(RecordType type, ReadOnlySpan<byte> payload, out decimal value)
+    /// <summary>Decimal and integer records (a Float or Double record goes through its text, as .NET's reader reads it).</summary>
+    internal static bool TryReadDecimalRecord(RecordType type, ReadOnlySpan<byte> payload, out decimal value)
     {
         if (type == RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(payload, out value);
-        if (BinaryXmlPrimitives.TryReadIntegerRecord(type, payload, out long l, out bool above))
-        {
-            value = above ? (ulong)l : l;
-            return true;
-        }
-        if (type is RecordType.FloatText or RecordType.DoubleText && TryReadDoubleRecord(type, payload, out double d))
-        {
-            try { value = (decimal)d; return true; }
-            catch (OverflowException) { }
-        }
-        value = 0;
-        return false;
+        return TryReadIntegerRecordAs(type, payload, out value);
     }
 
     /// <summary>DateTime records (the kind restored).</summary>
@@ -646,7 +639,7 @@ public ref partial struct BinaryXmlReader
 
     // ---- Typed values ----------------------------------------------------------------------------------------
 
-    /// <summary>Reads a Boolean: True/False/Bool records, Zero/One, or the text "true", "false", "1", "0".</summary>
+    /// <summary>Reads a Boolean: True/False/Bool records, Zero/One, or the text "true", "false", "1", "0" (any other record by its text, as .NET's reader reads it).</summary>
     public readonly bool TryGetBoolean(out bool value)
     {
         RequireValue();
@@ -657,7 +650,6 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryParseBooleanText(out bool value)
     {
         value = false;
-        if (!IsTextRecord) return false;
         Span<char> buffer = stackalloc char[TextBufferLength];
         ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
         if (text is "true" or "1") { value = true; return true; }
@@ -667,25 +659,23 @@ public ref partial struct BinaryXmlReader
     // The typed getters parse text out of line (NoInlining): a character buffer in their own frame makes every call
     // set up a stack cookie and clear the frame, also for the typed records that never need it.
 
-    /// <summary>A text record's characters parsed as <typeparamref name="T"/> with <paramref name="style"/>; false (and 0) for other records.</summary>
+    /// <summary>The value's text (a typed record's as .NET's reader formats it) parsed as <typeparamref name="T"/> with <paramref name="style"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly bool TryParseNumberText<T>(System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.INumberBase<T>
     {
         value = T.Zero;
-        if (!IsTextRecord) return false;
         Span<char> buffer = stackalloc char[TextBufferLength];
         return T.TryParse(GetTextChars(buffer), style, System.Globalization.CultureInfo.InvariantCulture, out value);
     }
 
     /// <summary>
-    /// A text record's characters parsed as an xsd:double or xsd:float (<see cref="TryParseXmlFloatingPoint"/>) with
-    /// <paramref name="style"/>; false (and 0) for other records.
+    /// The value's text (a typed record's as .NET's reader formats it) parsed as an xsd:double or xsd:float
+    /// (<see cref="TryParseXmlFloatingPoint"/>) with <paramref name="style"/>.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly bool TryParseFloatingPointText<T>(System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.IFloatingPointIeee754<T>
     {
         value = T.Zero;
-        if (!IsTextRecord) return false;
         Span<char> buffer = stackalloc char[TextBufferLength];
         return TryParseXmlFloatingPoint(GetTextChars(buffer), style, out value);
     }
@@ -694,8 +684,9 @@ public ref partial struct BinaryXmlReader
     private const string XmlWhitespace = " \t\r\n";
 
     /// <summary>
-    /// The characters of a Chars, UnicodeChars, Dictionary or Empty text record, decoded into
-    /// <paramref name="buffer"/> when they fit (no allocation), otherwise into a new string.
+    /// The value's characters: those of a Chars or UnicodeChars text record, or of a Boolean or number record, written
+    /// into <paramref name="buffer"/> when they fit (no allocation), otherwise (longer text, any other record's text)
+    /// a new string.
     /// </summary>
     private readonly ReadOnlySpan<char> GetTextChars(Span<char> buffer)
     {
@@ -711,6 +702,9 @@ public ref partial struct BinaryXmlReader
                 break;
             case RecordType.EmptyText:
                 return default;
+            default:
+                if (TextFormatting.TryFormatNumber((RecordType)_s._valueType, payload, buffer, out written)) return buffer[..written];
+                break;
         }
         return GetString();
     }
@@ -720,7 +714,7 @@ public ref partial struct BinaryXmlReader
         | System.Globalization.NumberStyles.AllowLeadingWhite | System.Globalization.NumberStyles.AllowTrailingWhite;
 
     // XmlConvert's styles for floating point: a double also takes white space around its number (after the XML white
-    // space is trimmed: a vertical tab or form feed), a float does not (pinned by NativeTextConversionTests).
+    // space is trimmed: a vertical tab or form feed), a float does not (pinned by NativeTypedReadTests).
     private const System.Globalization.NumberStyles FloatStyle = System.Globalization.NumberStyles.AllowLeadingSign
         | System.Globalization.NumberStyles.AllowDecimalPoint | System.Globalization.NumberStyles.AllowExponent;
 
@@ -743,7 +737,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a Boolean; see <see cref="TryGetBoolean"/>.</summary>
     public readonly bool GetBoolean() => TryGetBoolean(out bool v) ? v : throw CannotRead("Boolean");
 
-    /// <summary>Reads a 32-bit integer from an integer record in range, or from text.</summary>
+    /// <summary>Reads a 32-bit integer from an integer record in range, or from text (any other record by its text, as .NET's reader reads it).</summary>
     public readonly bool TryGetInt32(out int value)
     {
         bool read = TryGetInt64(out long l) && l == (int)l;
@@ -758,7 +752,7 @@ public ref partial struct BinaryXmlReader
         throw TryGetInt64(out _) || (TryGetIntegerRecord(out _, out bool above) && above) ? new OverflowException("The value does not fit in an Int32.") : CannotRead("Int32");
     }
 
-    /// <summary>Reads a 64-bit integer from an integer record in range, or from text.</summary>
+    /// <summary>Reads a 64-bit integer from an integer record in range, or from text (any other record by its text, as .NET's reader reads it).</summary>
     public readonly bool TryGetInt64(out long value)
     {
         RequireValue();
@@ -768,7 +762,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a 64-bit integer.</summary>
     public readonly long GetInt64() => TryGetInt64(out long v) ? v : throw (TryGetIntegerRecord(out _, out bool above) && above ? new OverflowException("The value does not fit in an Int64.") : CannotRead("Int64"));
 
-    /// <summary>Reads an unsigned 64-bit integer from a non-negative integer record, or from text.</summary>
+    /// <summary>Reads an unsigned 64-bit integer from a non-negative integer record, or from text (any other record by its text, as .NET's reader reads it).</summary>
     public readonly bool TryGetUInt64(out ulong value)
     {
         RequireValue();
@@ -778,7 +772,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads an unsigned 64-bit integer.</summary>
     public readonly ulong GetUInt64() => TryGetUInt64(out ulong v) ? v : throw CannotRead("UInt64");
 
-    /// <summary>Reads a double from Float, Double, Decimal and integer records, or from text.</summary>
+    /// <summary>Reads a double from Float, Double and integer records, or from text as XmlConvert reads an xsd:double (any other record, a Decimal included, by its text, as .NET's reader reads it).</summary>
     public readonly bool TryGetDouble(out double value)
     {
         RequireValue();
@@ -788,7 +782,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a double.</summary>
     public readonly double GetDouble() => TryGetDouble(out double v) ? v : throw CannotRead("Double");
 
-    /// <summary>Reads a float: Float records exactly; a Double when it is in range or not finite; integers; text as XmlConvert reads an xsd:float (rounded once, past the range an infinity).</summary>
+    /// <summary>Reads a float: Float records exactly; a Double when it is in range or not finite; integers; text as XmlConvert reads an xsd:float (rounded once, past the range an infinity; any other record by its text, as .NET's reader reads it).</summary>
     public readonly bool TryGetSingle(out float value)
     {
         RequireValue();
@@ -798,7 +792,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a float.</summary>
     public readonly float GetSingle() => TryGetSingle(out float v) ? v : throw CannotRead("Single");
 
-    /// <summary>Reads a decimal from Decimal and integer records, Float/Double in range, or text.</summary>
+    /// <summary>Reads a decimal from Decimal and integer records, or from text (any other record, Float and Double included, by its text, as .NET's reader reads it: 0.1 for the float 0.1, and no exponent).</summary>
     public readonly bool TryGetDecimal(out decimal value)
     {
         RequireValue();
@@ -808,16 +802,13 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a decimal.</summary>
     public readonly decimal GetDecimal() => TryGetDecimal(out decimal v) ? v : throw CannotRead("Decimal");
 
-    /// <summary>Reads a DateTime from a DateTimeText record (kind restored) or from text.</summary>
+    /// <summary>Reads a DateTime from a DateTimeText record (kind restored) or from text (any other record by its text).</summary>
     public readonly bool TryGetDateTime(out DateTime value)
     {
         RequireValue();
         if (TryReadDateTimeRecord((RecordType)_s._valueType, Payload, out value)) return true;
-        if (IsTextRecord)
-        {
-            try { value = XmlConvert.ToDateTime(GetString(), XmlDateTimeSerializationMode.RoundtripKind); return true; }
-            catch (FormatException) { }
-        }
+        try { value = XmlConvert.ToDateTime(GetString(), XmlDateTimeSerializationMode.RoundtripKind); return true; }
+        catch (FormatException) { }
         value = default;
         return false;
     }
@@ -825,16 +816,13 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a DateTime.</summary>
     public readonly DateTime GetDateTime() => TryGetDateTime(out DateTime v) ? v : throw CannotRead("DateTime");
 
-    /// <summary>Reads a TimeSpan from a TimeSpanText record or from xsd:duration text.</summary>
+    /// <summary>Reads a TimeSpan from a TimeSpanText record or from xsd:duration text (any other record by its text).</summary>
     public readonly bool TryGetTimeSpan(out TimeSpan value)
     {
         RequireValue();
         if (TryReadTimeSpanRecord((RecordType)_s._valueType, Payload, out value)) return true;
-        if (IsTextRecord)
-        {
-            try { value = XmlConvert.ToTimeSpan(GetString()); return true; }
-            catch (Exception e) when (e is FormatException or OverflowException) { }
-        }
+        try { value = XmlConvert.ToTimeSpan(GetString()); return true; }
+        catch (Exception e) when (e is FormatException or OverflowException) { }
         value = default;
         return false;
     }
@@ -842,7 +830,7 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a TimeSpan.</summary>
     public readonly TimeSpan GetTimeSpan() => TryGetTimeSpan(out TimeSpan v) ? v : throw CannotRead("TimeSpan");
 
-    /// <summary>Reads a GUID from UuidText or UniqueIdText, or from text (with or without <c>urn:uuid:</c>).</summary>
+    /// <summary>Reads a GUID from UuidText or UniqueIdText, or from text (with or without <c>urn:uuid:</c>; any other record by its text).</summary>
     public readonly bool TryGetGuid(out Guid value)
     {
         RequireValue();
@@ -853,7 +841,6 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryParseGuidText(out Guid value)
     {
         value = default;
-        if (!IsTextRecord) return false;
         Span<char> buffer = stackalloc char[TextBufferLength];
         ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
         if (text.StartsWith("urn:uuid:", StringComparison.Ordinal)) text = text[9..];

@@ -33,10 +33,9 @@ internal static class TextFormatting
             case RecordType.Int32Text: return BinaryPrimitives.ReadInt32LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
             case RecordType.Int64Text: return BinaryPrimitives.ReadInt64LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
             case RecordType.UInt64Text: return BinaryPrimitives.ReadUInt64LittleEndian(payload).ToString(CultureInfo.InvariantCulture);
-            case RecordType.FloatText: return XmlConvert.ToString(BinaryPrimitives.ReadSingleLittleEndian(payload));
-            case RecordType.DoubleText: return XmlConvert.ToString(BinaryPrimitives.ReadDoubleLittleEndian(payload));
-            case RecordType.DecimalText:
-                return BinaryXmlPrimitives.TryReadDecimal(payload, out decimal m) ? XmlConvert.ToString(m) : null;
+            case RecordType.FloatText or RecordType.DoubleText or RecordType.DecimalText:
+                Span<char> chars = stackalloc char[NumberLength];
+                return TryFormatNumber(type, payload, chars, out int written) ? new string(chars[..written]) : null;
             case RecordType.DateTimeText:
                 return BinaryXmlPrimitives.TryReadDateTime(payload, out DateTime dt) ? XmlConvert.ToString(dt, XmlDateTimeSerializationMode.RoundtripKind) : null;
             case RecordType.TimeSpanText: return XmlConvert.ToString(new TimeSpan(BinaryPrimitives.ReadInt64LittleEndian(payload)));
@@ -51,6 +50,58 @@ internal static class TextFormatting
             default:
                 throw new ArgumentOutOfRangeException(nameof(type), type, "Not a self-contained text record type.");
         }
+    }
+
+    /// <summary>Room for any record's characters that <see cref="TryFormatNumber"/> writes (a decimal's 29 digits, sign and point; a double's 24 characters).</summary>
+    public const int NumberLength = 48;
+
+    /// <summary>
+    /// The characters of a Boolean or number record (Zero, One, False, True, Bool, Int8–Int64, UInt64, Float, Double,
+    /// Decimal) written into <paramref name="destination"/> (room for <see cref="NumberLength"/>), as .NET's
+    /// <c>XmlConvert</c> forms them: floats and doubles their shortest round-trip form, <c>INF</c>, <c>-INF</c>,
+    /// <c>NaN</c> and <c>-0</c>. False for any other record, and for a decimal with bad flags. The one rule for these
+    /// records' text: <see cref="Format"/> makes its strings from it, and the native reader's typed reads parse it
+    /// without a string.
+    /// </summary>
+    public static bool TryFormatNumber(RecordType type, ReadOnlySpan<byte> payload, Span<char> destination, out int written)
+    {
+        CultureInfo invariant = CultureInfo.InvariantCulture;
+        switch (type)
+        {
+            case RecordType.ZeroText: return Copy("0", destination, out written);
+            case RecordType.OneText: return Copy("1", destination, out written);
+            case RecordType.FalseText: return Copy("false", destination, out written);
+            case RecordType.TrueText: return Copy("true", destination, out written);
+            case RecordType.BoolText: return Copy(payload[0] != 0 ? "true" : "false", destination, out written);
+            case RecordType.Int8Text: return ((sbyte)payload[0]).TryFormat(destination, out written, default, invariant);
+            case RecordType.Int16Text: return BinaryPrimitives.ReadInt16LittleEndian(payload).TryFormat(destination, out written, default, invariant);
+            case RecordType.Int32Text: return BinaryPrimitives.ReadInt32LittleEndian(payload).TryFormat(destination, out written, default, invariant);
+            case RecordType.Int64Text: return BinaryPrimitives.ReadInt64LittleEndian(payload).TryFormat(destination, out written, default, invariant);
+            case RecordType.UInt64Text: return BinaryPrimitives.ReadUInt64LittleEndian(payload).TryFormat(destination, out written, default, invariant);
+            case RecordType.FloatText: return TryFormatFloatingPoint(BinaryPrimitives.ReadSingleLittleEndian(payload), destination, out written);
+            case RecordType.DoubleText: return TryFormatFloatingPoint(BinaryPrimitives.ReadDoubleLittleEndian(payload), destination, out written);
+            case RecordType.DecimalText:
+                written = 0;
+                return BinaryXmlPrimitives.TryReadDecimal(payload, out decimal m) && m.TryFormat(destination, out written, default, invariant);
+            default:
+                written = 0;
+                return false;
+        }
+
+        static bool Copy(string text, Span<char> destination, out int written)
+        {
+            written = text.Length;
+            return text.TryCopyTo(destination);
+        }
+    }
+
+    /// <summary>XmlConvert's form of a float or double: <c>INF</c>, <c>-INF</c>, else the shortest round-trip ("R", which gives <c>NaN</c> and <c>-0</c>).</summary>
+    private static bool TryFormatFloatingPoint<T>(T value, Span<char> destination, out int written) where T : System.Numerics.IFloatingPointIeee754<T>
+    {
+        string? special = T.IsPositiveInfinity(value) ? "INF" : T.IsNegativeInfinity(value) ? "-INF" : null;
+        if (special is null) return value.TryFormat(destination, out written, "R", CultureInfo.InvariantCulture);
+        written = special.Length;
+        return special.TryCopyTo(destination);
     }
 
     /// <summary>

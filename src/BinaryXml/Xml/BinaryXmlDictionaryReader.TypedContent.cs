@@ -306,20 +306,17 @@ public sealed partial class BinaryXmlDictionaryReader
     /// </summary>
     private interface IAtomicRead<T> : IFixedTextRead<T>;
 
+    // The typed records each type takes directly are the native reader's rules (any other record is read through its
+    // text, as .NET's reader reads it).
+
     private struct Int32Read : IAtomicRead<int>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value)
-        {
-            bool read = Int64Read.TryRead(record, payload, out long l) && l == (int)l;
-            value = read ? (int)l : 0;
-            return read;
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value) => BinaryXmlReader.TryReadInt32Record(record, payload, out value);
     }
 
     private struct Int64Read : IAtomicRead<long>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value)
-            => BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out value, out bool above) && !above;
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value) => BinaryXmlReader.TryReadInt64Record(record, payload, out value);
     }
 
     private struct BooleanRead : IAtomicRead<bool>
@@ -341,55 +338,19 @@ public sealed partial class BinaryXmlDictionaryReader
         }
     }
 
-    // Floating-point and decimal reads take narrower rules than the native reader's (a Float record read as decimal
-    // goes through its text, as .NET does), pinned by TypedContentDifferentialTests: a record of the type itself, an
-    // integer record, and for double a Float record, for float a Double record in range. Others are read from text.
-
-    /// <summary>An integer record's value as <typeparamref name="T"/>, as a cast converts it (a UInt64Text value above long's range as unsigned).</summary>
-    private static bool TryReadIntegerRecordAs<T>(RecordType record, ReadOnlySpan<byte> payload, out T value) where T : System.Numerics.INumberBase<T>
-    {
-        bool read = BinaryXmlPrimitives.TryReadIntegerRecord(record, payload, out long l, out bool above);
-        value = above ? T.CreateTruncating((ulong)l) : T.CreateTruncating(l);
-        return read;
-    }
-
     private struct DecimalRead : IAtomicRead<decimal>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
-        {
-            if (record == RecordType.DecimalText) return BinaryXmlPrimitives.TryReadDecimal(payload, out value);
-            return TryReadIntegerRecordAs(record, payload, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value) => BinaryXmlReader.TryReadDecimalRecord(record, payload, out value);
     }
 
     private struct DoubleRead : IAtomicRead<double>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value)
-        {
-            if (record == RecordType.DoubleText) return BinaryXmlPrimitives.TryReadDouble(payload, out value);
-            if (record == RecordType.FloatText)
-            {
-                bool single = BinaryXmlPrimitives.TryReadSingle(payload, out float f);
-                value = f;
-                return single;
-            }
-            return TryReadIntegerRecordAs(record, payload, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value) => BinaryXmlReader.TryReadDoubleRecord(record, payload, out value);
     }
 
     private struct SingleRead : IAtomicRead<float>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value)
-        {
-            if (record == RecordType.FloatText) return BinaryXmlPrimitives.TryReadSingle(payload, out value);
-            if (record == RecordType.DoubleText)
-            {
-                bool inRange = BinaryXmlPrimitives.TryReadDouble(payload, out double d) && (!double.IsFinite(d) || d is >= float.MinValue and <= float.MaxValue);
-                value = inRange ? (float)d : 0;
-                return inRange;
-            }
-            return TryReadIntegerRecordAs(record, payload, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => BinaryXmlReader.TryReadSingleRecord(record, payload, out value);
     }
 
     private struct GuidRead : IAtomicRead<Guid>
