@@ -850,11 +850,14 @@ public ref partial struct BinaryXmlReader
     /// <summary>Reads a GUID.</summary>
     public readonly Guid GetGuid() => TryGetGuid(out Guid v) ? v : throw CannotRead("Guid");
 
-    /// <summary>Reads a <see cref="UniqueId"/>: from UniqueIdText or UuidText, or any text.</summary>
+    /// <summary>
+    /// Reads a <see cref="UniqueId"/>: a UniqueIdText record's GUID, or any other value's text (white space trimmed) as
+    /// .NET's reader reads it: a UuidText record gives the UniqueId of the GUID's plain text, not of the GUID.
+    /// </summary>
     public readonly UniqueId GetUniqueId()
     {
         RequireValue();
-        if (_s._valueType is (byte)RecordType.UuidText or (byte)RecordType.UniqueIdText)
+        if (_s._valueType == (byte)RecordType.UniqueIdText)
         {
             // The payload is in Guid.ToByteArray() order, the order UniqueId's array constructor reads (the Guid
             // constructor would allocate that array).
@@ -862,22 +865,19 @@ public ref partial struct BinaryXmlReader
             Payload.CopyTo(bytes);
             return new UniqueId(bytes, 0);
         }
-        if (IsTextRecord) return new UniqueId(GetString());
-        throw CannotRead("UniqueId");
+        // Trimmed of any white space (a vertical tab, a no-break space), as .NET's reader trims it.
+        try { return new UniqueId(GetString().Trim()); }
+        catch (ArgumentException) { throw CannotRead("UniqueId"); }
     }
 
-    /// <summary>The value's bytes: the payload of a Bytes record, or base64-decoded text.</summary>
+    /// <summary>The value's bytes: the payload of a Bytes record, or any other value's text base64-decoded (as .NET's reader decodes it: "true" is three bytes).</summary>
     public readonly byte[] GetBytesFromBase64()
     {
         RequireValue();
         if (_s._valueType is (byte)RecordType.Bytes8Text or (byte)RecordType.Bytes16Text or (byte)RecordType.Bytes32Text) return Payload.ToArray();
         if (_s._valueType == (byte)RecordType.EmptyText) return [];
-        if (IsTextRecord)
-        {
-            try { return Convert.FromBase64String(GetString()); }
-            catch (FormatException) { }
-        }
-        throw CannotRead("base64 bytes");
+        try { return Convert.FromBase64String(GetString()); }
+        catch (FormatException) { throw CannotRead("base64 bytes"); }
     }
 
     private readonly FormatException CannotRead(string what)
