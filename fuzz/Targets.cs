@@ -319,7 +319,7 @@ internal static class Targets
                     // it, or Bytes records make its content): the value and the node after it; an error ends the trace.
                     try
                     {
-                        trace.Add($"typed {ReadTypedElement(r, element / 3 % 7)} then {r.NodeType} {r.LocalName} {r.Depth}");
+                        trace.Add($"typed {ReadTypedElement(r, element / 3 % 12)} then {r.NodeType} {r.LocalName} {r.Depth}");
                     }
                     catch (XmlException)
                     {
@@ -426,7 +426,7 @@ internal static class Targets
         return trace;
     }
 
-    /// <summary>One of seven typed element reads of the current element, its value as invariant text (base64 content as hex).</summary>
+    /// <summary>One of twelve typed element reads of the current element, its value as invariant text (base64 content as hex).</summary>
     private static string ReadTypedElement(XmlDictionaryReader r, int kind) => kind switch
     {
         0 => r.ReadElementContentAsLong().ToString(System.Globalization.CultureInfo.InvariantCulture),
@@ -435,7 +435,12 @@ internal static class Targets
         3 => r.ReadElementContentAsBoolean().ToString(),
         4 => r.ReadElementContentAsDateTime().ToString("O", System.Globalization.CultureInfo.InvariantCulture),
         5 => Convert.ToHexString(r.ReadElementContentAsBase64()),
-        _ => r.ReadElementContentAsString(),
+        6 => r.ReadElementContentAsString(),
+        7 => r.ReadElementContentAsFloat().ToString("R", System.Globalization.CultureInfo.InvariantCulture),
+        8 => r.ReadElementContentAsDecimal().ToString(System.Globalization.CultureInfo.InvariantCulture),
+        9 => r.ReadElementContentAsTimeSpan().ToString("c", System.Globalization.CultureInfo.InvariantCulture),
+        10 => r.ReadElementContentAsGuid().ToString(),
+        _ => r.ReadElementContentAsUniqueId().ToString(),
     };
 
     /// <summary>The typed array read of <paramref name="item"/> at the current element (by dictionary string when <paramref name="local"/> is given), its items as text.</summary>

@@ -537,7 +537,7 @@ public ref partial struct BinaryXmlReader
     // TypedContentDifferentialTests).
 
     /// <summary>True, False, Bool, Zero and One records.</summary>
-    private static bool TryReadBooleanRecord(RecordType type, ReadOnlySpan<byte> payload, out bool value)
+    internal static bool TryReadBooleanRecord(RecordType type, ReadOnlySpan<byte> payload, out bool value)
     {
         switch (type)
         {
@@ -617,14 +617,14 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>DateTime records (the kind restored).</summary>
-    private static bool TryReadDateTimeRecord(RecordType type, ReadOnlySpan<byte> payload, out DateTime value)
+    internal static bool TryReadDateTimeRecord(RecordType type, ReadOnlySpan<byte> payload, out DateTime value)
     {
         value = default;
         return type == RecordType.DateTimeText && BinaryXmlPrimitives.TryReadDateTime(payload, out value);
     }
 
     /// <summary>TimeSpan records.</summary>
-    private static bool TryReadTimeSpanRecord(RecordType type, ReadOnlySpan<byte> payload, out TimeSpan value)
+    internal static bool TryReadTimeSpanRecord(RecordType type, ReadOnlySpan<byte> payload, out TimeSpan value)
     {
         value = default;
         return type == RecordType.TimeSpanText && BinaryXmlPrimitives.TryReadTimeSpan(payload, out value);

@@ -321,21 +321,12 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private struct BooleanRead : IAtomicRead<bool>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
-        {
-            value = record == RecordType.TrueText;
-            return record is RecordType.TrueText or RecordType.FalseText
-                || (record == RecordType.BoolText && BinaryXmlPrimitives.TryReadBoolean(payload, out value));
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value) => BinaryXmlReader.TryReadBooleanRecord(record, payload, out value);
     }
 
     private struct DateTimeRead : IAtomicRead<DateTime>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out DateTime value)
-        {
-            value = default;
-            return record == RecordType.DateTimeText && BinaryXmlPrimitives.TryReadDateTime(payload, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out DateTime value) => BinaryXmlReader.TryReadDateTimeRecord(record, payload, out value);
     }
 
     private struct DecimalRead : IAtomicRead<decimal>
@@ -353,6 +344,7 @@ public sealed partial class BinaryXmlDictionaryReader
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => BinaryXmlReader.TryReadSingleRecord(record, payload, out value);
     }
 
+    /// <summary>Only UuidText: .NET's reader reads a UniqueIdText record as a GUID through its text (<c>urn:uuid:…</c>), and fails, where the native reader takes it.</summary>
     private struct GuidRead : IAtomicRead<Guid>
     {
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out Guid value)
@@ -364,11 +356,7 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private struct TimeSpanRead : IAtomicRead<TimeSpan>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out TimeSpan value)
-        {
-            value = default;
-            return record == RecordType.TimeSpanText && BinaryXmlPrimitives.TryReadTimeSpan(payload, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out TimeSpan value) => BinaryXmlReader.TryReadTimeSpanRecord(record, payload, out value);
     }
 
     // Text closing its element, read by a typed read in one step when its UTF-8 is a plain number or boolean: ASCII of
