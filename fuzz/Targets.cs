@@ -316,15 +316,19 @@ internal static class Targets
                 if (element % 3 == 2)
                 {
                     // Every third element read whole with a typed read (the one-step path when one typed record closes
-                    // it, or Bytes records make its content): the value and the node after it; an error ends the trace.
+                    // it, or Bytes records make its content): the value and the node after it. A read that fails
+                    // leaves the reader where .NET's leaves it, and the trace goes on from there, but after malformed
+                    // input (the reader failed) and after base64 content that is not base64: .NET's reader hands the
+                    // bytes it had decoded to the next binary read (README, "Drop-in replacements").
+                    int kind = element / 3 % 12;
                     try
                     {
-                        trace.Add($"typed {ReadTypedElement(r, element / 3 % 12)} then {r.NodeType} {r.LocalName} {r.Depth}");
+                        trace.Add($"typed {ReadTypedElement(r, kind)} then {r.NodeType} {r.LocalName} {r.Depth}");
                     }
                     catch (XmlException)
                     {
-                        trace.Add("typed error");
-                        break;
+                        trace.Add($"typed error, on {r.NodeType} {r.LocalName} {r.Depth} {r.ReadState}");
+                        if (r.ReadState != ReadState.Interactive || kind == Base64Kind) break;
                     }
                     continue;
                 }
@@ -425,6 +429,9 @@ internal static class Targets
         }
         return trace;
     }
+
+    /// <summary>The kind of <see cref="ReadTypedElement"/> that reads base64 content.</summary>
+    private const int Base64Kind = 5;
 
     /// <summary>One of twelve typed element reads of the current element, its value as invariant text (base64 content as hex).</summary>
     private static string ReadTypedElement(XmlDictionaryReader r, int kind) => kind switch
