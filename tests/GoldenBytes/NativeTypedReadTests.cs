@@ -163,6 +163,50 @@ public sealed class NativeTypedReadTests
         Assert.True(differences.Count == 0, $"{differences.Count} of 4000 differ:\n" + string.Join("\n", differences.Take(20)));
     }
 
+    /// <summary>
+    /// The text of Float, Double and Decimal records, which the typed reads parse when a record is read as another type
+    /// (and <c>GetString</c> returns): <c>XmlConvert</c>'s form, for values from random bits (NaN payloads, subnormals,
+    /// infinities, negative zero) and decimals of every scale.
+    /// </summary>
+    [Fact]
+    public void Number_records_read_as_XmlConvert_writes_them()
+    {
+        var random = new Random(20261201);
+        var differences = new List<string>();
+        for (int i = 0; i < 30000; i++)
+        {
+            byte[] record;
+            string expected;
+            switch (i % 3)
+            {
+                case 0:
+                    float f = i % 300 == 0 ? -0f : BitConverter.Int32BitsToSingle(random.Next() ^ (random.Next(2) << 31));
+                    record = [0x91, .. BitConverter.GetBytes(f)];
+                    expected = XmlConvert.ToString(f);
+                    break;
+                case 1:
+                    double d = i % 301 == 0 ? double.NegativeInfinity : BitConverter.Int64BitsToDouble(random.NextInt64() ^ ((long)random.Next(2) << 63));
+                    record = [0x93, .. BitConverter.GetBytes(d)];
+                    expected = XmlConvert.ToString(d);
+                    break;
+                default:
+                    decimal m = new(random.Next(), random.Next(), random.Next(), random.Next(2) == 0, (byte)random.Next(29));
+                    byte[] payload = new byte[16];
+                    BinaryXmlPrimitives.WriteDecimal(payload, m);
+                    record = [0x95, .. payload];
+                    expected = XmlConvert.ToString(m);
+                    break;
+            }
+            var r = new BinaryXmlReader([0x40, 1, (byte)'a', .. record]);
+            r.Read();
+            r.Read();
+            string actual = r.GetString();
+            if (actual != expected) differences.Add($"{Convert.ToHexString(record)}: XmlConvert {expected}, ours {actual}");
+            r.Dispose();
+        }
+        Assert.True(differences.Count == 0, string.Join("\n", differences.Take(20)));
+    }
+
     /// <summary><c>&lt;a&gt;text&lt;/a&gt;</c> as .NET's writer writes it (a Chars record closing the element).</summary>
     private static byte[] Element(string text)
     {
