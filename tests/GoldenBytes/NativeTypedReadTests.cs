@@ -164,6 +164,35 @@ public sealed class NativeTypedReadTests
     }
 
     /// <summary>
+    /// Plain decimals of 1 to 18 digits, the point anywhere, read as float and as double: the value .NET's reader gives.
+    /// Those of at most 7 (float) or 15 (double) digits are read as the quotient of their digits and a power of ten,
+    /// exact there and not beyond (<see cref="PlainValueText"/>).
+    /// </summary>
+    [Fact]
+    public void Short_decimals_read_as_the_in_box_reader_reads_them()
+    {
+        var random = new Random(20261202);
+        var differences = new List<string>();
+        for (int i = 0; i < 3000; i++)
+        {
+            int count = 1 + (i % 18);
+            var digits = new char[count];
+            for (int d = 0; d < count; d++) digits[d] = (char)('0' + random.Next(10));
+            string text = new(digits);
+            int point = random.Next(count + 1);
+            if (point < count) text = text.Insert(point, ".");
+            if (random.Next(2) == 0) text = "-" + text;
+            byte[] data = Element(text);
+            foreach ((string name, Func<XmlDictionaryReader, object> inBox, Func<BinaryXmlReader, object> native) in s_reads[1..3])
+            {
+                string expected = InBoxOutcome(data, inBox), actual = NativeOutcome(data, native);
+                if (expected != actual) differences.Add($"'{text}' as {name}: in-box {expected}, native {actual}");
+            }
+        }
+        Assert.True(differences.Count == 0, string.Join("\n", differences.Take(20)));
+    }
+
+    /// <summary>
     /// The text of Float, Double and Decimal records, which the typed reads parse when a record is read as another type
     /// (and <c>GetString</c> returns): <c>XmlConvert</c>'s form, for values from random bits (NaN payloads, subnormals,
     /// infinities, negative zero) and decimals of every scale.

@@ -650,6 +650,7 @@ public ref partial struct BinaryXmlReader
     private readonly bool TryParseBooleanText(out bool value)
     {
         value = false;
+        if (IsCharsRecord && PlainValueText.TryParseBoolean(Payload, out value)) return PlainTextRead();
         Span<char> buffer = stackalloc char[TextBufferLength];
         ReadOnlySpan<char> text = GetTextChars(buffer).Trim(XmlWhitespace);
         if (text is "true" or "1") { value = true; return true; }
@@ -663,7 +664,7 @@ public ref partial struct BinaryXmlReader
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly bool TryParseNumberText<T>(System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.INumberBase<T>
     {
-        value = T.Zero;
+        if (IsCharsRecord && PlainValueText.TryParse(Payload, out value)) return PlainTextRead();
         Span<char> buffer = stackalloc char[TextBufferLength];
         return T.TryParse(GetTextChars(buffer), style, System.Globalization.CultureInfo.InvariantCulture, out value);
     }
@@ -675,9 +676,20 @@ public ref partial struct BinaryXmlReader
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly bool TryParseFloatingPointText<T>(System.Globalization.NumberStyles style, out T value) where T : struct, System.Numerics.IFloatingPointIeee754<T>
     {
-        value = T.Zero;
+        if (IsCharsRecord && PlainValueText.TryParse(Payload, out value)) return PlainTextRead();
         Span<char> buffer = stackalloc char[TextBufferLength];
         return TryParseXmlFloatingPoint(GetTextChars(buffer), style, out value);
+    }
+
+    // A Chars record's UTF-8 in the plain form (PlainValueText) is parsed as it is, without decoding it: the value the
+    // rules for characters give. Plain text is ASCII, so its deferred check is done then (PlainTextRead).
+
+    private readonly bool IsCharsRecord => _s._valueType is (byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text;
+
+    private readonly bool PlainTextRead()
+    {
+        TextChecked();
+        return true;
     }
 
     private const int TextBufferLength = 128;

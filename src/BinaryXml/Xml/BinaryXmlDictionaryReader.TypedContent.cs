@@ -359,136 +359,38 @@ public sealed partial class BinaryXmlDictionaryReader
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out TimeSpan value) => BinaryXmlReader.TryReadTimeSpanRecord(record, payload, out value);
     }
 
-    // Text closing its element, read by a typed read in one step when its UTF-8 is a plain number or boolean: ASCII of
-    // a form every rule reads alike (XmlConvert's, .NET's binary reader's), parsed without a string. Any other text
-    // (white space around it, INF, an exponent in a decimal, an integer out of range) is read node by node, as before,
-    // and fails there as .NET's reader fails.
-
-    /// <summary>Whether <paramref name="utf8"/> is an optional minus sign and digits, then (with <paramref name="fraction"/>) a point and digits, then (with <paramref name="exponent"/>) e or E, a sign and digits: at least one digit before the exponent.</summary>
-    private static bool IsPlainNumber(ReadOnlySpan<byte> utf8, bool fraction, bool exponent)
-    {
-        int i = utf8.Length > 0 && utf8[0] == (byte)'-' ? 1 : 0;
-        int digits = 0;
-        while (i < utf8.Length && char.IsAsciiDigit((char)utf8[i])) { i++; digits++; }
-        if (fraction && i < utf8.Length && utf8[i] == (byte)'.')
-        {
-            i++;
-            while (i < utf8.Length && char.IsAsciiDigit((char)utf8[i])) { i++; digits++; }
-        }
-        if (digits == 0) return false;
-        if (exponent && i < utf8.Length && (utf8[i] | 0x20) == (byte)'e')
-        {
-            i++;
-            if (i < utf8.Length && utf8[i] is (byte)'+' or (byte)'-') i++;
-            int exponentDigits = 0;
-            while (i < utf8.Length && char.IsAsciiDigit((char)utf8[i])) { i++; exponentDigits++; }
-            if (exponentDigits == 0) return false;
-        }
-        return i == utf8.Length;
-    }
-
-    // The floating-point reads' style: a plain number has no white space, separators or currency. The integer reads
-    // take the sign alone (the style .NET parses integers in fastest), decimal the sign and the point.
-    private const NumberStyles PlainNumber = NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint | NumberStyles.AllowExponent;
+    // Text closing its element, read by a typed read in one step when its UTF-8 is a plain number or boolean
+    // (PlainValueText, the native reader's rule too). Any other text (white space around it, INF, an exponent in a
+    // decimal, an integer out of range) is read node by node and fails there as .NET's reader fails.
 
     private struct Int32TextRead : IAtomicRead<int>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value)
-        {
-            value = 0;
-            return IsPlainNumber(payload, fraction: false, exponent: false) && int.TryParse(payload, NumberStyles.AllowLeadingSign, NumberFormatInfo.InvariantInfo, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value) => PlainValueText.TryParse(payload, out value);
     }
 
     private struct Int64TextRead : IAtomicRead<long>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value)
-        {
-            value = 0;
-            return IsPlainNumber(payload, fraction: false, exponent: false) && long.TryParse(payload, NumberStyles.AllowLeadingSign, NumberFormatInfo.InvariantInfo, out value);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value) => PlainValueText.TryParse(payload, out value);
     }
 
     private struct DecimalTextRead : IAtomicRead<decimal>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value)
-        {
-            value = 0;
-            return IsPlainNumber(payload, fraction: true, exponent: false) && decimal.TryParse(payload, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, NumberFormatInfo.InvariantInfo, out value);
-        }
-    }
-
-    /// <summary>
-    /// A plain number without exponent of at most <paramref name="maxDigits"/> digits, as most numbers are written
-    /// ("0.37", "-12.5"): its digits as an integer, how many of them follow the point, and its sign. Such a number is
-    /// the quotient of that integer and a power of ten; where both are exact in a floating-point type (up to 15 digits
-    /// and 10^15 in a double, 7 digits and 10^7 in a float) their division rounds as parsing the text does (the fast
-    /// path of floating-point parsers, Clinger's).
-    /// </summary>
-    private static bool TryReadShortDecimal(ReadOnlySpan<byte> utf8, int maxDigits, out ulong digits, out int scale, out bool negative)
-    {
-        negative = utf8.Length > 0 && utf8[0] == (byte)'-';
-        digits = 0;
-        scale = -1;
-        int count = 0;
-        for (int i = negative ? 1 : 0; i < utf8.Length; i++)
-        {
-            uint digit = (uint)(utf8[i] - '0');
-            if (digit < 10)
-            {
-                if (++count > maxDigits) return false;
-                digits = digits * 10 + digit;
-                if (scale >= 0) scale++;
-            }
-            else if (utf8[i] != (byte)'.' || scale >= 0)
-            {
-                return false;
-            }
-            else
-            {
-                scale = 0;
-            }
-        }
-        scale = Math.Max(scale, 0);
-        return count > 0;
-    }
-
-    private static ReadOnlySpan<double> PowersOf10 => [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-
-    /// <summary>
-    /// A double or float written as text: a short decimal (<see cref="TryReadShortDecimal"/>, of at most
-    /// <paramref name="maxDigits"/> digits, those exact in <typeparamref name="T"/>) as the quotient of its digits and a
-    /// power of ten, any other plain number by .NET's parser of <typeparamref name="T"/> on the UTF-8.
-    /// </summary>
-    private static bool TryReadFloatingText<T>(ReadOnlySpan<byte> utf8, int maxDigits, out T value) where T : struct, System.Numerics.IFloatingPointIeee754<T>
-    {
-        if (TryReadShortDecimal(utf8, maxDigits, out ulong digits, out int scale, out bool negative))
-        {
-            value = T.CreateTruncating(digits) / T.CreateTruncating(PowersOf10[scale]);
-            if (negative) value = -value;
-            return true;
-        }
-        value = T.Zero;
-        return IsPlainNumber(utf8, fraction: true, exponent: true) && T.TryParse(utf8, PlainNumber, NumberFormatInfo.InvariantInfo, out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value) => PlainValueText.TryParse(payload, out value);
     }
 
     private struct DoubleTextRead : IAtomicRead<double>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value) => TryReadFloatingText(payload, 15, out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value) => PlainValueText.TryParse(payload, out value);
     }
 
     private struct SingleTextRead : IAtomicRead<float>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => TryReadFloatingText(payload, 7, out value);
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => PlainValueText.TryParse(payload, out value);
     }
 
     private struct BooleanTextRead : IAtomicRead<bool>
     {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value)
-        {
-            value = payload.SequenceEqual("true"u8) || payload.SequenceEqual("1"u8);
-            return value || payload.SequenceEqual("false"u8) || payload.SequenceEqual("0"u8);
-        }
+        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value) => PlainValueText.TryParseBoolean(payload, out value);
     }
 
     /// <summary>Takes a UniqueIdText record (its 16 bytes are any GUID); the caller builds the UniqueId from the input.</summary>
