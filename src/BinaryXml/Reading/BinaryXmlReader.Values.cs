@@ -877,7 +877,13 @@ public ref partial struct BinaryXmlReader
             Payload.CopyTo(bytes);
             return new UniqueId(bytes, 0);
         }
-        // Trimmed of any white space (a vertical tab, a no-break space), as .NET's reader trims it.
+        return GetUniqueIdFromText();
+    }
+
+    /// <summary>Any value but a UniqueIdText record: its text, trimmed of any white space (a vertical tab, a no-break space), as .NET's reader trims it. Out of line, away from the record's path.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly UniqueId GetUniqueIdFromText()
+    {
         try { return new UniqueId(GetString().Trim()); }
         catch (ArgumentException) { throw CannotRead("UniqueId"); }
     }
@@ -888,6 +894,13 @@ public ref partial struct BinaryXmlReader
         RequireValue();
         if (_s._valueType is (byte)RecordType.Bytes8Text or (byte)RecordType.Bytes16Text or (byte)RecordType.Bytes32Text) return Payload.ToArray();
         if (_s._valueType == (byte)RecordType.EmptyText) return [];
+        return GetBytesFromBase64Text();
+    }
+
+    /// <summary>Any other value's text, base64-decoded. Out of line, away from the Bytes record's path.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly byte[] GetBytesFromBase64Text()
+    {
         try { return Convert.FromBase64String(GetString()); }
         catch (FormatException) { throw CannotRead("base64 bytes"); }
     }
