@@ -153,6 +153,47 @@ public sealed class ElementContentTests
         }
     }
 
+    /// <summary>
+    /// Plain number text closing its element is read in one step, but only within MaxStringContentLength: a number of
+    /// 8,193 digits fails as reading it token by token fails (its Text token is over the quota), at the same offset.
+    /// </summary>
+    [Fact]
+    public void Plain_text_over_the_string_quota_fails_as_token_by_token()
+    {
+        byte[] data = Write(w => w.WriteElementString("n", new string('0', 8192) + "7"));
+        string expected = Outcome(data, -1);
+        Assert.StartsWith("BinaryXmlException", expected);
+        for (int kind = 0; kind < 3; kind++) Assert.Equal(expected, Outcome(data, kind));
+        // Within the quota (8,192 characters), the same number is read.
+        Assert.Equal("7", Outcome(Write(w => w.WriteElementString("n", new string('0', 8191) + "7")), 0));
+
+        // The element read token by token (-1), or in one call as long, double or decimal.
+        static string Outcome(byte[] data, int kind)
+        {
+            var r = new BinaryXmlReader(data);
+            try
+            {
+                r.Read();
+                object value = kind switch
+                {
+                    -1 => r.Read(),
+                    0 => r.ReadElementContentAsInt64(),
+                    1 => r.ReadElementContentAsDouble(),
+                    _ => r.ReadElementContentAsDecimal(),
+                };
+                return Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture)!;
+            }
+            catch (BinaryXmlException e)
+            {
+                return "BinaryXmlException " + e.Message;
+            }
+            finally
+            {
+                r.Dispose();
+            }
+        }
+    }
+
     [Fact]
     public void Comments_in_the_content_are_passed_over()
     {

@@ -41,10 +41,10 @@ internal static class PlainValueText
     public static bool TryParse(ReadOnlySpan<byte> utf8, out float value) => TryParseFloatingPoint(utf8, 7, out value);
 
     /// <summary>
-    /// <typeparamref name="T"/> (int, long, decimal, double or float) by the overload of its type; false for any other
-    /// type, whose text is left to the caller's rule.
+    /// <typeparamref name="T"/> (int, long, decimal, double, float or bool) by the overload of its type; false for any
+    /// other type, whose text is left to the caller's rule.
     /// </summary>
-    public static bool TryParse<T>(ReadOnlySpan<byte> utf8, out T value) where T : struct
+    public static bool TryParse<T>(ReadOnlySpan<byte> utf8, out T value)
     {
         bool parsed;
         if (typeof(T) == typeof(int)) { parsed = TryParse(utf8, out int v); value = Unsafe.As<int, T>(ref v); }
@@ -52,7 +52,8 @@ internal static class PlainValueText
         else if (typeof(T) == typeof(decimal)) { parsed = TryParse(utf8, out decimal v); value = Unsafe.As<decimal, T>(ref v); }
         else if (typeof(T) == typeof(double)) { parsed = TryParse(utf8, out double v); value = Unsafe.As<double, T>(ref v); }
         else if (typeof(T) == typeof(float)) { parsed = TryParse(utf8, out float v); value = Unsafe.As<float, T>(ref v); }
-        else { parsed = false; value = default; }
+        else if (typeof(T) == typeof(bool)) { parsed = TryParseBoolean(utf8, out bool v); value = Unsafe.As<bool, T>(ref v); }
+        else { parsed = false; value = default!; }
         return parsed;
     }
 
