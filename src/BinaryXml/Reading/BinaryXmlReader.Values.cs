@@ -519,10 +519,6 @@ public ref partial struct BinaryXmlReader
 
     private readonly ReadOnlySpan<byte> Payload => _data.Slice(_s._valueStart, _s._valueLength);
 
-    private readonly bool IsTextRecord => _s._valueType is (byte)RecordType.Chars8Text or (byte)RecordType.Chars16Text or (byte)RecordType.Chars32Text
-        or (byte)RecordType.UnicodeChars8Text or (byte)RecordType.UnicodeChars16Text or (byte)RecordType.UnicodeChars32Text
-        or (byte)RecordType.DictionaryText or (byte)RecordType.EmptyText;
-
     /// <summary>Reads an integer record (Zero, One, Int8–Int64, UInt64) as a 64-bit value; false for other records.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly bool TryGetIntegerRecord(out long value, out bool isUInt64Above)
