@@ -172,12 +172,7 @@ public ref partial struct BinaryXmlReader
         // Plain text closing the element ("42", "-0.37", "true": PlainValueText), within the MaxStringContentLength
         // quota Read holds text to, is parsed from its UTF-8 and the reader moves to the end tag, as Read, Get… and
         // Read give it (the getters take plain text first, the same rule).
-        if (TryPeekCharsTextClosingElement(out int textStart, out int payloadStart, out int length)
-            && length <= s._maxStringContentLength && PlainValueText.TryParse(data.Slice(payloadStart, length), out T plain))
-        {
-            PassCharsTextClosingElement(textStart, payloadStart + length);
-            return plain;
-        }
+        if (TryReadPlainTextClosingElement(s._maxStringContentLength, out T plain)) return plain;
         ReadContentToken();
         if (_s._tokenType == BinaryXmlTokenType.EndElement)
             throw new FormatException($"The element ending at byte offset {_s._tokenStart} is empty: it has no value to read as {typeof(T).Name}.");

@@ -1535,16 +1535,18 @@ public ref partial struct BinaryXmlReader
     }
 
     /// <summary>
-    /// <see cref="TryReadCharsTextClosingElement(int, out string?)"/>, the text converted by <typeparamref name="TParse"/>
-    /// from its UTF-8 rather than decoded (no string): a typed read of text closing its element. Otherwise (the parse
-    /// refuses the text) false and nothing moved. <typeparamref name="TParse"/> takes only ASCII, so text it takes is
-    /// well-formed UTF-8.
+    /// <see cref="TryReadCharsTextClosingElement(int, out string?)"/>, the text in the plain form
+    /// (<see cref="PlainValueText"/>) parsed as <typeparamref name="T"/> from its UTF-8 rather than decoded (no string):
+    /// a typed read of text closing its element. Text longer than <paramref name="maxBytes"/> or not plain: false and
+    /// nothing moved. Plain text is ASCII, so text taken is well-formed UTF-8. The native <c>ReadElementContentAs…</c>
+    /// (within MaxStringContentLength, which Read holds text to) and the drop-in reader's typed element reads (without
+    /// it, as .NET's typed reads) use it.
     /// </summary>
-    internal bool TryReadCharsTextClosingElement<T, TParse>(out T value) where TParse : struct, IFixedTextRead<T>
+    internal bool TryReadPlainTextClosingElement<T>(int maxBytes, out T value)
     {
         value = default!;
-        if (!TryPeekCharsTextClosingElement(out int start, out int payloadStart, out int length)) return false;
-        if (!TParse.TryRead(RecordType.Chars8Text, _data.Slice(payloadStart, length), out value)) return false;
+        if (!TryPeekCharsTextClosingElement(out int start, out int payloadStart, out int length) || length > maxBytes) return false;
+        if (!PlainValueText.TryParse(_data.Slice(payloadStart, length), out value)) return false;
         PassCharsTextClosingElement(start, payloadStart + length);
         return true;
     }

@@ -59,9 +59,9 @@ internal static class TextFormatting
     /// The characters of a Boolean or number record (Zero, One, False, True, Bool, Int8–Int64, UInt64, Float, Double,
     /// Decimal) written into <paramref name="destination"/> (room for <see cref="NumberLength"/>), as .NET's
     /// <c>XmlConvert</c> forms them: floats and doubles their shortest round-trip form, <c>INF</c>, <c>-INF</c>,
-    /// <c>NaN</c> and <c>-0</c>. False for any other record, and for a decimal with bad flags. The one rule for these
-    /// records' text: <see cref="Format"/> makes its strings from it, and the native reader's typed reads parse it
-    /// without a string.
+    /// <c>NaN</c> and <c>-0</c>. False for any other record, and for a decimal with bad flags. The native reader's typed
+    /// reads parse it without a string; <see cref="Format"/> makes the strings of floats, doubles and decimals from it
+    /// (integers and Booleans there are the same invariant forms, small integers' strings cached by the runtime).
     /// </summary>
     public static bool TryFormatNumber(RecordType type, ReadOnlySpan<byte> payload, Span<char> destination, out int written)
     {

@@ -359,40 +359,6 @@ public sealed partial class BinaryXmlDictionaryReader
         public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out TimeSpan value) => BinaryXmlReader.TryReadTimeSpanRecord(record, payload, out value);
     }
 
-    // Text closing its element, read by a typed read in one step when its UTF-8 is a plain number or boolean
-    // (PlainValueText, the native reader's rule too). Any other text (white space around it, INF, an exponent in a
-    // decimal, an integer out of range) is read node by node and fails there as .NET's reader fails.
-
-    private struct Int32TextRead : IAtomicRead<int>
-    {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out int value) => PlainValueText.TryParse(payload, out value);
-    }
-
-    private struct Int64TextRead : IAtomicRead<long>
-    {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out long value) => PlainValueText.TryParse(payload, out value);
-    }
-
-    private struct DecimalTextRead : IAtomicRead<decimal>
-    {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out decimal value) => PlainValueText.TryParse(payload, out value);
-    }
-
-    private struct DoubleTextRead : IAtomicRead<double>
-    {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out double value) => PlainValueText.TryParse(payload, out value);
-    }
-
-    private struct SingleTextRead : IAtomicRead<float>
-    {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out float value) => PlainValueText.TryParse(payload, out value);
-    }
-
-    private struct BooleanTextRead : IAtomicRead<bool>
-    {
-        public static bool TryRead(RecordType record, ReadOnlySpan<byte> payload, out bool value) => PlainValueText.TryParseBoolean(payload, out value);
-    }
-
     /// <summary>Takes a UniqueIdText record (its 16 bytes are any GUID); the caller builds the UniqueId from the input.</summary>
     private struct UniqueIdTextRead : IAtomicRead<bool>
     {
@@ -418,30 +384,32 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
-    /// Reads an element whose content is one character record closing it, when <typeparamref name="TRead"/> takes its
-    /// text (a plain number or boolean): element, value and end tag in one step. Otherwise false and nothing moved.
+    /// Reads an element whose content is one character record closing it, when its text is a plain number or boolean
+    /// (<see cref="PlainValueText"/>): element, value and end tag in one step. Otherwise false and nothing moved. Any
+    /// other text (white space around it, INF, an exponent in a decimal, an integer out of range) is read node by node
+    /// and fails there as .NET's reader fails; as there, typed reads are not held to MaxStringContentLength.
     /// </summary>
-    private bool TryReadTextElement<T, TRead>(out T value) where TRead : struct, IAtomicRead<T>
+    private bool TryReadTextElement<T>(out T value)
     {
         value = default!;
         if (!CanReadContentInOneStep(out _)) return false;
         var r = NativeReader;
-        if (!r.TryReadCharsTextClosingElement<T, TRead>(out value)) return false;
+        if (!r.TryReadPlainTextClosingElement(int.MaxValue, out value)) return false;
         LeaveElementReadInOneStep();
         return true;
     }
 
     /// <inheritdoc/>
     public override int ReadElementContentAsInt()
-        => TryReadAtomicElement<int, Int32Read>(out int value) || TryReadTextElement<int, Int32TextRead>(out value) ? value : base.ReadElementContentAsInt();
+        => TryReadAtomicElement<int, Int32Read>(out int value) || TryReadTextElement<int>(out value) ? value : base.ReadElementContentAsInt();
 
     /// <inheritdoc/>
     public override long ReadElementContentAsLong()
-        => TryReadAtomicElement<long, Int64Read>(out long value) || TryReadTextElement<long, Int64TextRead>(out value) ? value : base.ReadElementContentAsLong();
+        => TryReadAtomicElement<long, Int64Read>(out long value) || TryReadTextElement<long>(out value) ? value : base.ReadElementContentAsLong();
 
     /// <inheritdoc/>
     public override bool ReadElementContentAsBoolean()
-        => TryReadAtomicElement<bool, BooleanRead>(out bool value) || TryReadTextElement<bool, BooleanTextRead>(out value) ? value : base.ReadElementContentAsBoolean();
+        => TryReadAtomicElement<bool, BooleanRead>(out bool value) || TryReadTextElement<bool>(out value) ? value : base.ReadElementContentAsBoolean();
 
     /// <inheritdoc/>
     public override DateTime ReadElementContentAsDateTime()
@@ -449,18 +417,18 @@ public sealed partial class BinaryXmlDictionaryReader
 
     /// <inheritdoc/>
     public override decimal ReadElementContentAsDecimal()
-        => TryReadAtomicElement<decimal, DecimalRead>(out decimal value) || TryReadTextElement<decimal, DecimalTextRead>(out value) ? value : base.ReadElementContentAsDecimal();
+        => TryReadAtomicElement<decimal, DecimalRead>(out decimal value) || TryReadTextElement<decimal>(out value) ? value : base.ReadElementContentAsDecimal();
 
     /// <inheritdoc/>
     public override double ReadElementContentAsDouble()
-        => TryReadAtomicElement<double, DoubleRead>(out double value) || TryReadTextElement<double, DoubleTextRead>(out value) ? value : base.ReadElementContentAsDouble();
+        => TryReadAtomicElement<double, DoubleRead>(out double value) || TryReadTextElement<double>(out value) ? value : base.ReadElementContentAsDouble();
 
     /// <inheritdoc/>
     public override Guid ReadElementContentAsGuid() => TryReadAtomicElement<Guid, GuidRead>(out Guid value) ? value : base.ReadElementContentAsGuid();
 
     /// <inheritdoc/>
     public override float ReadElementContentAsFloat()
-        => TryReadAtomicElement<float, SingleRead>(out float value) || TryReadTextElement<float, SingleTextRead>(out value) ? value : base.ReadElementContentAsFloat();
+        => TryReadAtomicElement<float, SingleRead>(out float value) || TryReadTextElement<float>(out value) ? value : base.ReadElementContentAsFloat();
 
     /// <inheritdoc/>
     public override TimeSpan ReadElementContentAsTimeSpan()
