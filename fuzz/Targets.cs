@@ -207,6 +207,10 @@ internal static class Targets
         XmlDictionaryString empty = names.Add(""), other = names.Add("no-such-name");
         var trace = new List<string>();
         int elements = 0, texts = 0, arrays = 0;
+        // Set once a typed base64 read failed on content that is not base64: .NET's reader keeps the bytes it had
+        // decoded and hands them to the next binary read of any node (README, "Drop-in replacements"), so binary reads
+        // are no longer compared; everything else is.
+        bool bytesHandedOn = false;
         char[] chunk = new char[3];
         var attributeNamespaces = new List<XmlDictionaryString>();
         using (r)
@@ -216,6 +220,7 @@ internal static class Targets
                 XmlDictionaryString local = names.Add(r.LocalName), ns = names.Add(r.NamespaceURI);
                 trace.Add($"{r.NodeType} {r.Prefix}:{r.LocalName}@{r.NamespaceURI} {r.IsLocalName(local)}{r.IsLocalName(empty)}{r.IsNamespaceUri(ns)}{r.IsNamespaceUri(other)} {r.IndexOfLocalName([other, empty, local], ns)}");
                 int which = r.NodeType == XmlNodeType.Text ? texts++ % 4 : -1;
+                if (bytesHandedOn && which is 0 or 2) continue;
                 if (which == 0)
                 {
                     // The first of every four text nodes, and the content after it, read as base64 in pieces of five
@@ -256,7 +261,7 @@ internal static class Targets
                     }
                     continue;
                 }
-                if (which == 1 && !exactArrays && (texts / 4 + turn) % 2 == 0)
+                if (which == 1 && !exactArrays && (texts / 4 + turn) % 2 == 0 && !(bytesHandedOn && (texts / 8 + turn) % 2 != 0))
                 {
                     // Every other second one read in chunks to its end, or one base64 byte read from it, then
                     // MoveToContent, which passes over a node read to its end and stops on one that keeps bytes of a
@@ -318,9 +323,10 @@ internal static class Targets
                     // Every third element read whole with a typed read (the one-step path when one typed record closes
                     // it, or Bytes records make its content): the value and the node after it. A read that fails
                     // leaves the reader where .NET's leaves it, and the trace goes on from there, but after malformed
-                    // input (the reader failed) and after base64 content that is not base64: .NET's reader hands the
-                    // bytes it had decoded to the next binary read (README, "Drop-in replacements").
+                    // input (the reader failed). After base64 content that is not base64 it goes on without binary
+                    // reads (bytesHandedOn), this kind of read then taking the element as a string.
                     int kind = element / 3 % 12;
+                    if (bytesHandedOn && kind == Base64Kind) kind = StringKind;
                     try
                     {
                         trace.Add($"typed {ReadTypedElement(r, kind)} then {r.NodeType} {r.LocalName} {r.Depth}");
@@ -328,7 +334,8 @@ internal static class Targets
                     catch (XmlException)
                     {
                         trace.Add($"typed error, on {r.NodeType} {r.LocalName} {r.Depth} {r.ReadState}");
-                        if (r.ReadState != ReadState.Interactive || kind == Base64Kind) break;
+                        if (r.ReadState != ReadState.Interactive) break;
+                        bytesHandedOn |= kind == Base64Kind;
                     }
                     continue;
                 }
@@ -400,7 +407,7 @@ internal static class Targets
                 }
                 r.MoveToElement();
                 if (r.MoveToFirstAttribute()) trace.Add($"content {r.MoveToContent()} {r.Depth} {r.Prefix}:{r.LocalName}");
-                if (r.MoveToFirstAttribute())
+                if (!bytesHandedOn && r.MoveToFirstAttribute())
                 {
                     // Then the first attribute read as bytes in pieces (base64 content in twos, BinHex in threes, or
                     // the value as base64 in fours), which may read on past the start tag: the bytes, and where the
@@ -432,6 +439,9 @@ internal static class Targets
 
     /// <summary>The kind of <see cref="ReadTypedElement"/> that reads base64 content.</summary>
     private const int Base64Kind = 5;
+
+    /// <summary>The kind of <see cref="ReadTypedElement"/> that reads the content as a string.</summary>
+    private const int StringKind = 6;
 
     /// <summary>One of twelve typed element reads of the current element, its value as invariant text (base64 content as hex).</summary>
     private static string ReadTypedElement(XmlDictionaryReader r, int kind) => kind switch
