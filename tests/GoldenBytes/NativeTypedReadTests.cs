@@ -236,6 +236,38 @@ public sealed class NativeTypedReadTests
         Assert.True(differences.Count == 0, string.Join("\n", differences.Take(20)));
     }
 
+    [Fact]
+    public void Integer_and_boolean_records_have_one_text_in_both_forms()
+    {
+        // GetString forms an integer record's text with ToString (the runtime's cached strings for small values), the
+        // typed reads with TryFormatNumber into a stack buffer: both must be XmlConvert's form, for every width.
+        var random = new Random(20261202);
+        var differences = new List<string>();
+        Span<char> chars = stackalloc char[TextFormatting.NumberLength];
+        for (int i = 0; i < 12000; i++)
+        {
+            long bits = i < 12 ? (i % 2 == 0 ? 0 : -1) << (i / 2) : random.NextInt64() >> random.Next(64);
+            (RecordType type, byte[] payload, string expected) = (i % 6) switch
+            {
+                0 => (RecordType.Int8Text, [(byte)(sbyte)bits], XmlConvert.ToString((sbyte)bits)),
+                1 => (RecordType.Int16Text, BitConverter.GetBytes((short)bits), XmlConvert.ToString((short)bits)),
+                2 => (RecordType.Int32Text, BitConverter.GetBytes((int)bits), XmlConvert.ToString((int)bits)),
+                3 => (RecordType.Int64Text, BitConverter.GetBytes(bits), XmlConvert.ToString(bits)),
+                4 => (RecordType.UInt64Text, BitConverter.GetBytes((ulong)bits), XmlConvert.ToString((ulong)bits)),
+                _ => (RecordType.BoolText, [(byte)(bits & 1)], XmlConvert.ToString((bits & 1) != 0)),
+            };
+            string? formatted = TextFormatting.Format(type, payload);
+            string written = TextFormatting.TryFormatNumber(type, payload, chars, out int length) ? chars[..length].ToString() : "(none)";
+            if (formatted != expected || written != expected) differences.Add($"{type} {Convert.ToHexString(payload)}: XmlConvert {expected}, Format {formatted}, TryFormatNumber {written}");
+        }
+        foreach ((RecordType type, string expected) in new[] { (RecordType.ZeroText, "0"), (RecordType.OneText, "1"), (RecordType.FalseText, "false"), (RecordType.TrueText, "true") })
+        {
+            string written = TextFormatting.TryFormatNumber(type, [], chars, out int length) ? chars[..length].ToString() : "(none)";
+            if (TextFormatting.Format(type, []) != expected || written != expected) differences.Add($"{type}: Format {TextFormatting.Format(type, [])}, TryFormatNumber {written}");
+        }
+        Assert.True(differences.Count == 0, string.Join("\n", differences.Take(20)));
+    }
+
     /// <summary><c>&lt;a&gt;text&lt;/a&gt;</c> as .NET's writer writes it (a Chars record closing the element).</summary>
     private static byte[] Element(string text)
     {
