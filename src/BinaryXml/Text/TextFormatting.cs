@@ -61,7 +61,8 @@ internal static class TextFormatting
     /// <c>XmlConvert</c> forms them: floats and doubles their shortest round-trip form, <c>INF</c>, <c>-INF</c>,
     /// <c>NaN</c> and <c>-0</c>. False for any other record, and for a decimal with bad flags. The native reader's typed
     /// reads parse it without a string; <see cref="Format"/> makes the strings of floats, doubles and decimals from it
-    /// (integers and Booleans there are the same invariant forms, small integers' strings cached by the runtime).
+    /// (integers and Booleans there keep <c>ToString</c>, whose small integers' strings the runtime caches: the same
+    /// forms, pinned by <c>NativeTypedReadTests.Integer_and_boolean_records_have_one_text_in_both_forms</c>).
     /// </summary>
     public static bool TryFormatNumber(RecordType type, ReadOnlySpan<byte> payload, Span<char> destination, out int written)
     {
