@@ -214,19 +214,32 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         }
         if (data.Length > Array.MaxLength) throw new ArgumentOutOfRangeException(nameof(data), "The sequence is longer than an array can be.");
         int length = (int)data.Length;
-        if (_ownedBuffer is null || _ownedBuffer.Length < length)
-        {
-            // The document being read may be in the old buffer: it is released with the reader's state first.
-            ReleaseState();
-            ReturnOwnedBuffer();
-            _ownedBuffer = ArrayPool<byte>.Shared.Rent(length);
-        }
-        data.CopyTo(_ownedBuffer);
-        SetInput(_ownedBuffer, 0, length, dictionary, quotas, session, onClose);
+        byte[] buffer = OwnedBuffer(length, 0);
+        data.CopyTo(buffer);
+        SetInput(buffer, 0, length, dictionary, quotas, session, onClose);
     }
 
-    /// <summary>The buffer that multi-segment sequences are copied into (rented; returned on <see cref="Close"/>).</summary>
+    /// <summary>
+    /// The buffer that multi-segment sequences and streams are copied into (rented; kept from one input to the next;
+    /// returned on <see cref="Close"/>).
+    /// </summary>
     private byte[]? _ownedBuffer;
+
+    /// <summary>
+    /// The rented buffer, made at least <paramref name="length"/> bytes long, its first <paramref name="keep"/> bytes
+    /// kept. A larger buffer is rented from <see cref="ArrayPool{T}.Shared"/> and the old one returned.
+    /// </summary>
+    private byte[] OwnedBuffer(int length, int keep)
+    {
+        byte[]? buffer = _ownedBuffer;
+        if (buffer is not null && buffer.Length >= length) return buffer;
+        byte[] larger = ArrayPool<byte>.Shared.Rent(length);
+        buffer.AsSpan(0, keep).CopyTo(larger);
+        // The document being read may be in the old buffer: it is released with the reader's state first.
+        ReleaseState();
+        ReturnOwnedBuffer();
+        return _ownedBuffer = larger;
+    }
 
     /// <summary>Gives the rented buffer back to the pool; input read from it is dropped.</summary>
     private void ReturnOwnedBuffer()
@@ -315,16 +328,52 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        // The stream is read to its end into a buffer this reader keeps for the next stream (no allocation per message
-        // in steady state); the document is then read from memory.
-        _streamBuffer ??= new MemoryStream();
-        _streamBuffer.SetLength(0);
-        stream.CopyTo(_streamBuffer);
-        SetInput(_streamBuffer.GetBuffer(), 0, (int)_streamBuffer.Length, dictionary, quotas, session, onClose);
+        // The stream is read to its end into the rented buffer, which the reader keeps for the next input (a reader
+        // created per message rents and returns it: no allocation for the input in steady state); the document is
+        // then read from memory.
+        int length;
+        try
+        {
+            length = ReadToEnd(stream);
+        }
+        catch
+        {
+            // The previous document may be partly overwritten: the reader is left closed (its close callback was
+            // for that document, and is dropped).
+            _onClose = null;
+            Close();
+            ReturnOwnedBuffer();
+            throw;
+        }
+        SetInput(_ownedBuffer!, 0, length, dictionary, quotas, session, onClose);
         _streamed = true;
     }
 
-    private MemoryStream? _streamBuffer;
+    /// <summary>Reads <paramref name="stream"/> to its end into the rented buffer; returns the number of bytes read.</summary>
+    private int ReadToEnd(Stream stream)
+    {
+        // A stream that knows its length is read into one buffer of that size (a byte more, so that the read that
+        // finds the end needs no larger buffer); any other starts at 4 KB and doubles.
+        int size = 4096;
+        if (stream.CanSeek)
+        {
+            long left = stream.Length - stream.Position;
+            if (left >= 0 && left < Array.MaxLength) size = (int)left + 1;
+        }
+        byte[] buffer = OwnedBuffer(size, 0);
+        int length = 0;
+        while (true)
+        {
+            if (length == buffer.Length)
+            {
+                if (length == Array.MaxLength) throw new IOException("The stream is longer than an array can be.");
+                buffer = OwnedBuffer((int)Math.Min(2L * length, Array.MaxLength), length);
+            }
+            int read = stream.Read(buffer, length, buffer.Length - length);
+            if (read == 0) return length;
+            length += read;
+        }
+    }
     // The input came from a stream: .NET's reader over a stream does not hold the document, so it does not know the
     // length of base64 content in advance (TryGetBase64ContentLength), which changes where ReadContentAsBase64() ends.
     private bool _streamed;

@@ -1,0 +1,120 @@
+using System.Xml;
+using Xunit;
+
+namespace BinaryXml.Tests;
+
+public sealed partial class DictionaryReaderContractTests
+{
+    /// <summary>
+    /// A stream that hands out its bytes in reads of at most <see cref="_most"/> bytes, seekable or not; a seekable one
+    /// may give a length short of what it holds (as one still being written to does), and any may fail after a number
+    /// of bytes.
+    /// </summary>
+    private sealed class PacedStream(byte[] data, int most, bool seekable, long? statedLength = null, int failAfter = -1) : Stream
+    {
+        private int _position;
+
+        public override bool CanRead => true;
+        public override bool CanSeek => seekable;
+        public override bool CanWrite => false;
+        public override long Length => seekable ? statedLength ?? data.Length : throw new NotSupportedException();
+
+        public override long Position
+        {
+            get => seekable ? _position : throw new NotSupportedException();
+            set => _position = seekable ? (int)value : throw new NotSupportedException();
+        }
+
+        public override int Read(byte[] buffer, int offset, int count)
+        {
+            if (failAfter >= 0 && _position >= failAfter) throw new IOException("The connection was reset.");
+            int n = Math.Min(Math.Min(count, most), data.Length - _position);
+            if (failAfter >= 0) n = Math.Min(n, failAfter - _position);
+            data.AsSpan(_position, n).CopyTo(buffer.AsSpan(offset));
+            _position += n;
+            return n;
+        }
+
+        public override void Flush() { }
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+        public override void SetLength(long value) => throw new NotSupportedException();
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    }
+
+    [Fact]
+    public void Stream_inputs_read_like_the_array_input_however_the_stream_hands_out_its_bytes()
+    {
+        // A short document and one of about 9 KB (past the first 4 KB read of a stream of unknown length, so its buffer
+        // grows twice), from streams that give them whole, a few bytes a read, not seekable, from a position past the
+        // start, or seekable with a length short of what they hold: a new reader per stream and one reader given each
+        // stream in turn (longer, shorter, after a close) read the nodes .NET's reader reads from the array.
+        byte[] shortDoc = Doc("StartElement(\"p\", \"r\", \"urn:n\"); AttributeString(null, \"a\", null, \"v\"); Array(null, \"i\", null, int[1, 2, 3]); ElementString(null, \"s\", null, \"text\"); EndElement()");
+        byte[] longDoc = Doc("StartElement(null, \"r\", null); String(\"x\"*9000); ElementString(null, \"s\", null, \"text\"); EndElement()");
+        static List<string> Nodes(XmlDictionaryReader reader) => NodeStream.FromXmlReader(reader, exactNodeTypes: true);
+        static List<string> InBoxNodes(byte[] doc) => Nodes(XmlDictionaryReader.CreateBinaryReader(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max));
+        var streams = new (string Name, Func<byte[], Stream> Open)[]
+        {
+            ("memory", doc => new MemoryStream(doc)),
+            ("memory from position 3", doc =>
+            {
+                var stream = new MemoryStream([0xFF, 0xFF, 0xFF, .. doc]);
+                stream.Position = 3;
+                return stream;
+            }),
+            ("7 bytes a read, not seekable", doc => new PacedStream(doc, 7, seekable: false)),
+            ("1 byte a read, not seekable", doc => new PacedStream(doc, 1, seekable: false)),
+            ("whole, not seekable", doc => new PacedStream(doc, int.MaxValue, seekable: false)),
+            ("seekable, length 10 stated", doc => new PacedStream(doc, 1000, seekable: true, statedLength: 10)),
+            ("seekable, no length left", doc => new PacedStream(doc, 1000, seekable: true, statedLength: 0)),
+        };
+        foreach (byte[] doc in new[] { shortDoc, longDoc })
+        {
+            List<string> expected = InBoxNodes(doc);
+            foreach ((string name, Func<byte[], Stream> open) in streams)
+            {
+                using XmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(open(doc), null, XmlDictionaryReaderQuotas.Max);
+                Assert.True(expected.SequenceEqual(Nodes(reader)), $"new reader, {name}, {doc.Length} bytes");
+                using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(open(doc), null, XmlDictionaryReaderQuotas.Max);
+                Assert.True(expected.SequenceEqual(Nodes(inBox)), $"in-box reader, {name}, {doc.Length} bytes");
+            }
+        }
+        var reused = BinaryXmlDictionaryReader.Create(new MemoryStream(shortDoc), null, XmlDictionaryReaderQuotas.Max);
+        int step = 0;
+        foreach ((string name, Func<byte[], Stream> open) in streams)
+        {
+            foreach (byte[] doc in new[] { longDoc, shortDoc, longDoc })
+            {
+                reused.SetInput(open(doc), null, XmlDictionaryReaderQuotas.Max, null, null);
+                Assert.True(InBoxNodes(doc).SequenceEqual(Nodes(reused)), $"reused reader, {name}, {doc.Length} bytes");
+                if (step++ % 4 == 3) reused.Close();
+            }
+        }
+        reused.Close();
+    }
+
+    [Fact]
+    public void A_stream_that_fails_while_read_leaves_the_reader_closed_and_ready_for_the_next_input()
+    {
+        // The stream's own exception reaches the caller; the reader, whose previous document may be partly overwritten,
+        // is closed without calling the previous input's close callback, and reads the next input as a new reader.
+        byte[] doc = Doc("StartElement(null, \"r\", null); String(\"x\"*6000); EndElement()");
+        List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max), exactNodeTypes: true);
+        Assert.Equal("The connection was reset.",
+            Assert.Throws<IOException>(() => BinaryXmlDictionaryReader.Create(new PacedStream(doc, 100, seekable: false, failAfter: 5000), null, XmlDictionaryReaderQuotas.Max)).Message);
+        foreach (int failAfter in new[] { 0, 10, 5000 })
+        {
+            int closes = 0;
+            var reader = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max);
+            reader.SetInput(new MemoryStream(doc), null, XmlDictionaryReaderQuotas.Max, null, _ => closes++);
+            Assert.True(reader.Read());
+            Assert.Throws<IOException>(() => reader.SetInput(new PacedStream(doc, 100, seekable: false, failAfter: failAfter), null, XmlDictionaryReaderQuotas.Max, null, _ => closes += 10));
+            Assert.Equal(ReadState.Closed, reader.ReadState);
+            Assert.False(reader.Read());
+            Assert.Equal(0, closes);
+            reader.SetInput(new PacedStream(doc, 100, seekable: false), null, XmlDictionaryReaderQuotas.Max, null, _ => closes += 100);
+            Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)), $"after a failure at {failAfter}");
+            reader.Close();
+            Assert.Equal(100, closes);
+        }
+    }
+}
