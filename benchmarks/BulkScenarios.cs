@@ -184,8 +184,8 @@ public class R3_Base64 : ReaderScenario
 /// <summary>
 /// R6: per-message reader lifecycle and input adaptation, on the SOAP message of R5 (every node read): a new
 /// reader per message versus a reused one, and CoreWCF's path (<c>PipeReader.Create(sequence).AsStream()</c> into
-/// the stream reader) versus our reader over the <see cref="ReadOnlySequence{T}"/> directly (new, or reused through
-/// <c>SetInput</c>).
+/// the stream reader, in-box or drop-in) versus our reader over the <see cref="ReadOnlySequence{T}"/> directly (new, or
+/// reused through <c>SetInput</c>).
 /// </summary>
 [MemoryDiagnoser]
 public class R6_Lifecycle : ReaderScenario
@@ -201,7 +201,8 @@ public class R6_Lifecycle : ReaderScenario
         _sequence = Segments.Create(Data, 3);
         Support.GuardNodes("R6", Data, NbfsDictionary.Instance);
         int expected = NewInBox();
-        if (ReusedInBox() != expected || NewAdapter() != expected || ReusedAdapter() != expected || PipeStreamInBox() != expected || SequenceAdapter() != expected
+        if (ReusedInBox() != expected || NewAdapter() != expected || ReusedAdapter() != expected || PipeStreamInBox() != expected || PipeStreamAdapter() != expected
+            || SequenceAdapter() != expected
             || ReusedSequenceAdapter() != expected)
             throw new InvalidOperationException("R6: the readers disagree");
     }
@@ -239,6 +240,15 @@ public class R6_Lifecycle : ReaderScenario
         using Stream stream = PipeReader.Create(_sequence).AsStream();
         using XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(stream, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
         return Scan<CodeFor.InBox>(r);
+    }
+
+    /// <summary>The drop-in reader in the in-box reader's place on CoreWCF's path: over the same stream.</summary>
+    [Benchmark]
+    public int PipeStreamAdapter()
+    {
+        using Stream stream = PipeReader.Create(_sequence).AsStream();
+        using XmlDictionaryReader r = BinaryXmlDictionaryReader.Create(stream, NbfsDictionary.Instance, XmlDictionaryReaderQuotas.Max);
+        return Scan<CodeFor.Adapter>(r);
     }
 
     [Benchmark]
