@@ -53,8 +53,9 @@ public sealed class DictionaryReaderProperties
     public void A_reused_reader_reads_each_document_as_a_new_in_box_reader_does()
     {
         // One reader for every document (SetInput), each document's predecessor left read in part: nothing a reader
-        // keeps from one document (native state, namespace atoms, open elements, kept prefix answers) may show in the
-        // next one.
+        // keeps from one document (native state, namespace atoms, open elements, kept prefix answers, the buffer a
+        // stream is read into) may show in the next one. The documents come as arrays and as streams that hand out a
+        // few bytes a read, in turn.
         BinaryXmlDictionaryReader? reused = null;
         int checkedDocuments = 0;
         ForDocuments(1000, (bytes, dictionary, session) =>
@@ -64,7 +65,9 @@ public sealed class DictionaryReaderProperties
             {
                 expected = NodeStream.FromXmlReader(inBox, exactNodeTypes: true);
             }
+            bool asStream = checkedDocuments % 2 == 1;
             if (reused is null) reused = BinaryXmlDictionaryReader.Create(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session());
+            else if (asStream) reused.SetInput(new PacedStream(bytes, bytes.Length % 13 + 1, seekable: bytes.Length % 2 == 0), dictionary, XmlDictionaryReaderQuotas.Max, session(), null);
             else reused.SetInput(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session(), null);
             Assert.Equal(expected, NodeStream.FromXmlReader(reused, exactNodeTypes: true));
             // Left in part for the next document.
