@@ -527,6 +527,61 @@ public sealed class DictionaryWriterContractTests
     }
 
     /// <summary>A stream over memory whose synchronous Write and Flush throw, as a stream refusing synchronous I/O does.</summary>
+    [Fact]
+    public void Prefixes_of_one_length_and_last_character_are_told_apart_as_in_box()
+    {
+        // The writer passes over declarations by their prefix's length and last character before it compares strings.
+        // Prefixes alike in both (copies, not the same string objects), declared on one element or each on an element
+        // inside the last, then used by elements and attributes, looked up by namespace, bound again on an element of
+        // their own; and two look-alikes (or one prefix twice) declared on one element, to one namespace or two (the
+        // prefix twice to two fails): the same bytes and errors as .NET's writer.
+        string[] prefixes = [.. new[] { "p1", "q1", "ab", "cb", "d1p1", "d2p1", "a", "b" }.Select(p => new string(p.AsSpan()))];
+        foreach (bool nested in new[] { false, true })
+        {
+            (_, Type? error) = Same(w =>
+            {
+                w.WriteStartElement("r");
+                for (int i = 0; i < prefixes.Length; i++)
+                {
+                    if (nested) w.WriteStartElement("e");
+                    w.WriteAttributeString(prefixes[i], "x", "urn:" + i, "v");
+                }
+                w.WriteStartElement("all");
+                for (int i = 0; i < prefixes.Length; i++) w.WriteString(w.LookupPrefix("urn:" + i) ?? "(none)");
+                w.WriteEndElement();
+                for (int i = prefixes.Length - 1; i >= 0; i--)
+                {
+                    w.WriteStartElement(prefixes[i], "c", "urn:" + i);
+                    w.WriteAttributeString("y", "urn:" + (prefixes.Length - 1 - i), "v");
+                    w.WriteString(w.LookupPrefix("urn:" + i) ?? "(none)");
+                    w.WriteStartElement("g");
+                    w.WriteAttributeString(new string(prefixes[i].AsSpan()), "z", "urn:again" + i, "v");
+                    w.WriteString(w.LookupPrefix("urn:again" + i) ?? "(none)");
+                    w.WriteEndElement();
+                    w.WriteEndElement();
+                }
+                w.WriteStartElement("f");
+                w.WriteAttributeString("y", "urn:new", "v");
+                w.WriteEndElement();
+                w.WriteEndDocument();
+            });
+            Assert.Null(error);
+        }
+        foreach ((string first, string second) in new[] { ("p1", "q1"), ("d1p1", "d2p1"), ("p1", "p1") })
+        {
+            foreach (string secondNamespace in new[] { "urn:a", "urn:b" })
+            {
+                Same(w =>
+                {
+                    w.WriteStartElement("r");
+                    w.WriteAttributeString(first, "x", "urn:a", "v");
+                    w.WriteAttributeString(new string(second.AsSpan()), "y", secondNamespace, "v");
+                    w.WriteEndElement();
+                });
+            }
+        }
+    }
+
     private sealed class AsyncOnlyStream : Stream
     {
         private readonly MemoryStream _bytes = new();

@@ -62,7 +62,8 @@ public sealed partial class BinaryXmlWriter
         private struct Declaration
         {
             public string Prefix;
-            public char PrefixChar;
+            /// <summary><see cref="KeyOf"/> the prefix.</summary>
+            public int PrefixKey;
             public string Uri;
             public XmlDictionaryString? UriDictionaryString;
             public int Depth;
@@ -76,6 +77,15 @@ public sealed partial class BinaryXmlWriter
         }
 
         public NamespaceManager() => Clear();
+
+        /// <summary>
+        /// A prefix's length and last character: the same for equal prefixes, and the same for prefixes of one character
+        /// or none only when they are equal. Declarations are passed over by their keys, the strings compared only where
+        /// the keys are equal (a string comparison of equal lengths is a call; prefixes numbered as <c>p1</c>,
+        /// <c>p2</c>… or <c>d1p1</c>, <c>d1p2</c>… share their length and first characters).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static int KeyOf(string prefix) => prefix.Length == 0 ? 0 : (prefix.Length << 16) | prefix[^1];
 
         /// <summary>Whether the arrays are small enough to keep for another writer.</summary>
         public bool IsSmall => _ns.Length <= 64 && _xmlScopes.Length <= 64;
@@ -204,7 +214,7 @@ public sealed partial class BinaryXmlWriter
             if (!_indexed && _count > IndexedFrom) IndexAll();
             for (char letter = 'a'; letter <= 'z'; letter++)
             {
-                // A one-letter prefix is known by its PrefixChar.
+                // A one-letter prefix is known by its key.
                 bool declared = false;
                 if (_indexed)
                 {
@@ -212,9 +222,10 @@ public sealed partial class BinaryXmlWriter
                 }
                 else
                 {
+                    int key = (1 << 16) | letter;
                     for (int j = _count - 1; j >= 0; j--)
                     {
-                        if (_ns[j].PrefixChar == letter) { declared = true; break; }
+                        if (_ns[j].PrefixKey == key) { declared = true; break; }
                     }
                 }
                 if (!declared)
@@ -245,9 +256,10 @@ public sealed partial class BinaryXmlWriter
             int i = _count - 1;
             if (_indexed) i = _newestByPrefix!.TryGetValue(prefix, out int newest) ? newest : -1;
             int passed = _count - 1 - i;
+            int key = KeyOf(prefix);
             for (; i >= 0 && _ns[i].Depth == Depth; i--, passed++)
             {
-                if (_ns[i].Prefix == prefix)
+                if (_ns[i].PrefixKey == key && _ns[i].Prefix == prefix)
                 {
                     if (_ns[i].Uri == uri) return;
                     ThrowHelper.ThrowArgument("The prefix '{0}' is bound to the namespace '{1}' and cannot be changed to '{2}'.", prefix, _ns[i].Uri, uri, nameof(prefix));
@@ -265,7 +277,7 @@ public sealed partial class BinaryXmlWriter
             // reference into the heap costs a write barrier call, a compare does not).
             ref Declaration d = ref _ns[_count++];
             if (!ReferenceEquals(d.Prefix, prefix)) d.Prefix = prefix;
-            d.PrefixChar = prefix.Length == 1 ? prefix[0] : '\0';
+            d.PrefixKey = key;
             if (!ReferenceEquals(d.Uri, uri)) d.Uri = uri;
             if (!ReferenceEquals(d.UriDictionaryString, uriDictionaryString)) d.UriDictionaryString = uriDictionaryString;
             d.Depth = Depth;
@@ -324,9 +336,10 @@ public sealed partial class BinaryXmlWriter
 
         private bool IsRedeclaredAfter(int index, string prefix)
         {
+            int key = _ns[index].PrefixKey;
             for (int j = index + 1; j < _count; j++)
             {
-                if (_ns[j].Prefix == prefix) return true;
+                if (_ns[j].PrefixKey == key && _ns[j].Prefix == prefix) return true;
             }
             return false;
         }
@@ -407,30 +420,15 @@ public sealed partial class BinaryXmlWriter
         /// <summary>The namespace bound to <paramref name="prefix"/>, or null.</summary>
         public string? LookupNamespace(string prefix)
         {
-            // (A one-character prefix is compared by its PrefixChar, which is also that of every longer prefix when it is
-            // U+0000: that one is looked up by the pass below.)
-            if (_indexed && !(prefix.Length == 1 && prefix[0] == '\0')) return LookupIndexedNamespace(prefix);
-            if (prefix.Length == 0)
-            {
-                for (int i = _count - 1; i >= 0; i--)
-                {
-                    if (_ns[i].Prefix.Length == 0) return _ns[i].Uri;
-                }
-                return string.Empty;
-            }
-            if (prefix.Length == 1)
-            {
-                char c = prefix[0];
-                for (int i = _count - 1; i >= 0; i--)
-                {
-                    if (_ns[i].PrefixChar == c) return _ns[i].Uri;
-                }
-                return null;
-            }
+            if (_indexed) return LookupIndexedNamespace(prefix);
+            // A prefix of one character or none is known by its key alone.
+            int key = KeyOf(prefix);
             for (int i = _count - 1; i >= 0; i--)
             {
-                if (_ns[i].Prefix == prefix) return _ns[i].Uri;
+                if (_ns[i].PrefixKey == key && (prefix.Length <= 1 || _ns[i].Prefix == prefix)) return _ns[i].Uri;
             }
+            if (prefix.Length == 0) return string.Empty;
+            if (prefix.Length == 1) return null;
             if (prefix == "xmlns") return XmlnsNamespace;
             if (prefix == "xml") return XmlNamespace;
             return null;
