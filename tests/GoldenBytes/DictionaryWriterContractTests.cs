@@ -533,9 +533,10 @@ public sealed class DictionaryWriterContractTests
         // The writer passes over declarations by their prefix's length and last character before it compares strings.
         // Prefixes alike in both (copies, not the same string objects), declared on one element or each on an element
         // inside the last, then used by elements and attributes, looked up by namespace, bound again on an element of
-        // their own; and two look-alikes (or one prefix twice) declared on one element, to one namespace or two (the
-        // prefix twice to two fails): the same bytes and errors as .NET's writer.
-        string[] prefixes = [.. new[] { "p1", "q1", "ab", "cb", "d1p1", "d2p1", "a", "b" }.Select(p => new string(p.AsSpan()))];
+        // their own, and a prefix made up among them (the first letter not taken: "qc" does not take "c"); and two
+        // look-alikes (or one prefix twice) declared on one element, to one namespace or two (the prefix twice to two
+        // fails): the same bytes and errors as .NET's writer.
+        string[] prefixes = [.. new[] { "p1", "q1", "ab", "cb", "qc", "d1p1", "d2p1", "a", "b" }.Select(p => new string(p.AsSpan()))];
         foreach (bool nested in new[] { false, true })
         {
             (_, Type? error) = Same(w =>

@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Xml;
@@ -210,32 +211,32 @@ public sealed partial class BinaryXmlWriter
                 AddNamespaceIfNotDeclared(string.Empty, uri, uriDictionaryString);
                 return string.Empty;
             }
-            // Each letter taken is looked for among all the declarations.
+            // The first letter no declaration in scope has taken as its prefix: .NET's writer looks for each letter in turn
+            // among all the declarations; one pass over them marks the letters taken.
             if (!_indexed && _count > IndexedFrom) IndexAll();
-            for (char letter = 'a'; letter <= 'z'; letter++)
+            int taken = 0;
+            if (_indexed)
             {
-                // A one-letter prefix is known by its key.
-                bool declared = false;
-                if (_indexed)
+                for (int letter = 0; letter < s_letters.Length; letter++)
                 {
-                    declared = _newestByPrefix!.ContainsKey(s_letters[letter - 'a']);
-                }
-                else
-                {
-                    int key = (1 << 16) | letter;
-                    for (int j = _count - 1; j >= 0; j--)
-                    {
-                        if (_ns[j].PrefixKey == key) { declared = true; break; }
-                    }
-                }
-                if (!declared)
-                {
-                    string prefix = s_letters[letter - 'a'];
-                    AddNamespace(prefix, uri, uriDictionaryString);
-                    return prefix;
+                    if (_newestByPrefix!.ContainsKey(s_letters[letter])) taken |= 1 << letter;
+                    else break;
                 }
             }
-            return null;
+            else
+            {
+                for (int j = 0; j < _count; j++)
+                {
+                    // A one-letter prefix is known by its key.
+                    int key = _ns[j].PrefixKey, letter = (key & 0xFFFF) - 'a';
+                    if (key >> 16 == 1 && (uint)letter < 26) taken |= 1 << letter;
+                }
+            }
+            int free = BitOperations.TrailingZeroCount(~taken);
+            if (free >= s_letters.Length) return null;
+            string prefix = s_letters[free];
+            AddNamespace(prefix, uri, uriDictionaryString);
+            return prefix;
         }
 
         public void AddNamespaceIfNotDeclared(string prefix, string uri, XmlDictionaryString? uriDictionaryString)
@@ -286,6 +287,14 @@ public sealed partial class BinaryXmlWriter
             if (_indexed) Index(_count - 1);
             else if (passed > IndexedFrom) IndexAll();
         }
+
+        /// <summary>
+        /// Whether two namespaces are equal (ordinal): namespaces of one length told apart by their last character first,
+        /// without a call (numbered namespaces, <c>urn:1</c>, <c>urn:2</c>…, differ there).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static bool SameUri(string a, string b)
+            => a.Length == b.Length && (a.Length == 0 || (a[^1] == b[^1] && string.Equals(a, b)));
 
         /// <summary>Builds the tables of the declarations in scope (see <see cref="IndexedFrom"/>).</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
@@ -394,7 +403,7 @@ public sealed partial class BinaryXmlWriter
                 {
                     if (!IsRedeclaredAfter(i, d.Prefix)) return i;
                 }
-                else if (byValue < 0 && d.Uri == ns && !IsRedeclaredAfter(i, d.Prefix))
+                else if (byValue < 0 && SameUri(d.Uri, ns) && !IsRedeclaredAfter(i, d.Prefix))
                 {
                     byValue = i;
                 }
