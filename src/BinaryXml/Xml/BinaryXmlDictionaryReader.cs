@@ -170,7 +170,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return reader;
     }
 
-    /// <summary>Creates a reader over a stream (read to its end first), as <c>XmlDictionaryReader.CreateBinaryReader</c>.</summary>
+    /// <summary>
+    /// Creates a reader over a stream, as <c>XmlDictionaryReader.CreateBinaryReader</c>: the stream is read to its end
+    /// first, into a buffer the reader rents from <see cref="ArrayPool{T}.Shared"/> and returns when it is closed (see
+    /// <see cref="SetInput(Stream, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?, OnXmlDictionaryReaderClose?)"/>).
+    /// </summary>
     public static BinaryXmlDictionaryReader Create(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
     {
         var reader = new BinaryXmlDictionaryReader();
@@ -325,6 +329,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <inheritdoc/>
+    /// <remarks>
+    /// The stream is read to its end first, into a buffer the reader rents and keeps for the next input (sized from the
+    /// stream's length when it can seek, doubled as needed otherwise), so that a reader reused or created per message
+    /// allocates nothing for its input in steady state. An exception from the stream reaches the caller and leaves the
+    /// reader closed, calling neither the close callback given with the previous input nor <paramref name="onClose"/>.
+    /// </remarks>
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(stream);
