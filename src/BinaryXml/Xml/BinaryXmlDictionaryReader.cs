@@ -74,7 +74,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private int _arrayItemSize, _arrayCount, _arrayItemsOffset, _arrayDepth;
     private int _arrayNodesRead;
     // The names of the open elements by depth: the current element's, and its EndElement's (atomized once).
-    private ElementName[] _openElements = new ElementName[8];
+    private ElementName[] _openElements;
 
     private static ElementName s_noName = new() { Prefix = "", LocalName = "", Namespace = "" };
 
@@ -118,7 +118,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>Whether <see cref="ArrayRemaining"/> is above 0 (3 × count &gt; nodes read + 2), without its division.</summary>
     private bool HasArrayItemsLeft => 3 * _arrayCount > _arrayNodesRead + 2;
-    private char[] _chars = new char[256];
+    private char[] _chars;
 
     // xml:lang / xml:space scopes.
     private readonly List<(int Depth, string? Lang, XmlSpace Space)> _xmlScopes = [];
@@ -158,9 +158,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private ReaderState? _valueState;
 
-    private BinaryXmlDictionaryReader()
-    {
-    }
+    private BinaryXmlDictionaryReader() => TakeWorkspace();
 
     /// <summary>Creates a reader over a buffer, as <c>XmlDictionaryReader.CreateBinaryReader</c>.</summary>
     public static BinaryXmlDictionaryReader Create(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
@@ -263,6 +261,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     {
         ThrowHelper.CheckBufferRange(buffer, offset, count);
         ArgumentNullException.ThrowIfNull(quotas);
+        // A reader closed before left its workspace to the next reader on its thread: it takes one again.
+        if (_workspace.IsLeft) TakeWorkspace();
         _streamed = false;
         // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
         ReaderState? previous = _state._state;
@@ -1482,13 +1482,13 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private ref NamespaceAtom NamespaceSlot(NameRef where, out int key, out bool kept)
     {
         key = where.Kind == NameKind.Dictionary ? where.Id >> 1 : where.Offset;
-        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtoms - 1)];
+        ref NamespaceAtom slot = ref _namespaceAtoms[key & (NamespaceAtomCount - 1)];
         kept = slot.Kind == where.Kind && slot.Key == key && slot.Document == _documentSerial && slot.Atom is not null;
         return ref slot;
     }
 
-    private const int NamespaceAtoms = 8;
-    private readonly NamespaceAtom[] _namespaceAtoms = new NamespaceAtom[NamespaceAtoms];
+    private const int NamespaceAtomCount = 8;
+    private NamespaceAtom[] _namespaceAtoms;
     private int _documentSerial;        // counts SetInput calls: the document a namespace atom or an open element's entry belongs to
 
     /// <summary>An atomized namespace and where it was in the current document.</summary>
@@ -1564,9 +1564,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private const int RecentNameBits = 5;
     private const int RecentNames = 1 << RecentNameBits;
-    private readonly string?[] _recentInlineNames = new string?[RecentNames];
-    private readonly XmlDictionaryString?[] _recentDictionaryKeys = new XmlDictionaryString?[RecentNames];
-    private readonly string?[] _recentDictionaryNames = new string?[RecentNames];
+    private string?[] _recentInlineNames;
+    private XmlDictionaryString?[] _recentDictionaryKeys;
+    private string?[] _recentDictionaryNames;
 
     private void ClearRecentNames()
     {
@@ -2264,6 +2264,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         _attributesOfElement = -1;
         SetNode(XmlNodeType.None, depth, "", 0);
         ReturnOwnedBuffer();
+        LeaveWorkspace();
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
         onClose?.Invoke(this);
