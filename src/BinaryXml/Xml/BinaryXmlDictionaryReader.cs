@@ -384,6 +384,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             length += read;
         }
     }
+
     // The input came from a stream: .NET's reader over a stream does not hold the document, so it does not know the
     // length of base64 content in advance (TryGetBase64ContentLength), which changes where ReadContentAsBase64() ends.
     private bool _streamed;
