@@ -2079,6 +2079,20 @@ public sealed partial class DictionaryReaderContractTests
         {
             Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)));
         }
+        using (XmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(new NotAnArray(data).Memory, null, XmlDictionaryReaderQuotas.Max))
+        {
+            Assert.True(expected.SequenceEqual(NodeStream.FromXmlReader(reader, exactNodeTypes: true)));
+        }
+        // Memory that is not an array's is copied into the reader's rented buffer, not into an array of its own: readers
+        // created per message over 100 KB of it allocate far less than 100 KB each.
+        byte[] large = Doc("StartElement(null, \"r\", null); String(\"x\"*100000); EndElement()");
+        ReadOnlyMemory<byte> native = new NotAnArray(large).Memory;
+        static void CreateAndClose(ReadOnlyMemory<byte> input) => BinaryXmlDictionaryReader.Create(input, null, XmlDictionaryReaderQuotas.Max).Close();
+        CreateAndClose(native);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 10; i++) CreateAndClose(native);
+        long perReader = (GC.GetAllocatedBytesForCurrentThread() - before) / 10;
+        Assert.True(perReader < 10_000, $"a reader over 100 KB of memory that is not an array's allocated {perReader} B");
         // An empty input is an empty document, as an empty array is for both readers.
         using XmlDictionaryReader inBoxEmpty = XmlDictionaryReader.CreateBinaryReader([], 0, 0, null, XmlDictionaryReaderQuotas.Max);
         using XmlDictionaryReader empty = BinaryXmlDictionaryReader.Create(System.Buffers.ReadOnlySequence<byte>.Empty, null, XmlDictionaryReaderQuotas.Max);

@@ -180,13 +180,12 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return reader;
     }
 
-    /// <summary>Creates a reader over memory.</summary>
+    /// <summary>
+    /// Creates a reader over memory: memory of an array is read in place; other memory (native, or a memory manager's)
+    /// is copied into a buffer the reader rents, as a sequence of it would be.
+    /// </summary>
     public static BinaryXmlDictionaryReader Create(ReadOnlyMemory<byte> data, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
-    {
-        byte[] array = System.Runtime.InteropServices.MemoryMarshal.TryGetArray(data, out ArraySegment<byte> segment) ? segment.Array! : data.ToArray();
-        int offset = segment.Array is null ? 0 : segment.Offset;
-        return Create(array, offset, data.Length, dictionary, quotas, session);
-    }
+        => Create(new ReadOnlySequence<byte>(data), dictionary, quotas, session);
 
     /// <summary>
     /// Creates a reader over a sequence, such as a pipe's buffered message: a single segment backed by an array is read
