@@ -35,32 +35,23 @@ public sealed partial class DictionaryReaderContractTests
         // Alternately, node by node: each reader's names, as in-box reads them.
         var inBoxFirst = XmlDictionaryReader.CreateBinaryReader(first, 0, first.Length, null, XmlDictionaryReaderQuotas.Max);
         var inBoxSecond = XmlDictionaryReader.CreateBinaryReader(second, 0, second.Length, null, XmlDictionaryReaderQuotas.Max);
+        static bool Step(XmlDictionaryReader ours, XmlDictionaryReader inBox, string what)
+        {
+            bool more = ours.Read();
+            Assert.Equal(inBox.Read(), more);
+            if (!more) return false;
+            Assert.Equal((inBox.NodeType, inBox.Prefix, inBox.LocalName, inBox.NamespaceURI, inBox.Depth), (ours.NodeType, ours.Prefix, ours.LocalName, ours.NamespaceURI, ours.Depth));
+            CheckAtoms(ours, what);
+            return true;
+        }
         bool moreFirst = true, moreSecond = true;
         while (moreFirst || moreSecond)
         {
-            if (moreSecond)
+            if (moreSecond && (moreSecond = Step(next, inBoxSecond, "second")))
             {
-                moreSecond = next.Read();
-                Assert.Equal(inBoxSecond.Read(), moreSecond);
-                if (moreSecond)
-                {
-                    Assert.Equal((inBoxSecond.NodeType, inBoxSecond.Prefix, inBoxSecond.LocalName, inBoxSecond.NamespaceURI, inBoxSecond.Depth),
-                        (next.NodeType, next.Prefix, next.LocalName, next.NamespaceURI, next.Depth));
-                    CheckAtoms(next, "second");
-                    Assert.Equal(next.NodeType == XmlNodeType.Element && next.LocalName == "Order", next.IsStartElement(order, ns) && next.NodeType == XmlNodeType.Element);
-                }
+                Assert.Equal(next.NodeType == XmlNodeType.Element && next.LocalName == "Order", next.IsStartElement(order, ns) && next.NodeType == XmlNodeType.Element);
             }
-            if (moreFirst)
-            {
-                moreFirst = reader.Read();
-                Assert.Equal(inBoxFirst.Read(), moreFirst);
-                if (moreFirst)
-                {
-                    Assert.Equal((inBoxFirst.NodeType, inBoxFirst.Prefix, inBoxFirst.LocalName, inBoxFirst.NamespaceURI, inBoxFirst.Depth),
-                        (reader.NodeType, reader.Prefix, reader.LocalName, reader.NamespaceURI, reader.Depth));
-                    CheckAtoms(reader, "first");
-                }
-            }
+            if (moreFirst) moreFirst = Step(reader, inBoxFirst, "first");
         }
         next.Close();
         reader.Close();

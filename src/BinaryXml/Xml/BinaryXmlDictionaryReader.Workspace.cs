@@ -71,21 +71,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>Takes this thread's spare workspace (or a new one) for a new reader, or one reused after it was closed.</summary>
     [MemberNotNull(nameof(_workspace), nameof(_openElements), nameof(_chars), nameof(_namespaceAtoms), nameof(_recentInlineNames),
         nameof(_recentDictionaryKeys), nameof(_recentDictionaryNames))]
-    private void TakeWorkspace()
-    {
-        Workspace workspace = Workspace.Take();
-        _workspace = workspace;
-        _openElements = workspace.OpenElements;
-        _chars = workspace.Chars;
-        _namespaceAtoms = workspace.NamespaceAtoms;
-        _recentInlineNames = workspace.RecentInlineNames;
-        _recentDictionaryKeys = workspace.RecentDictionaryKeys;
-        _recentDictionaryNames = workspace.RecentDictionaryNames;
-        _dictionaryAtoms = workspace.DictionaryAtoms;
-        _sessionAtoms = workspace.SessionAtoms;
-        // The atoms taken are cleared: they belong to no dictionary.
-        _dictionaryAtomsOf = null;
-    }
+    private void TakeWorkspace() => Use(Workspace.Take());
 
     /// <summary>
     /// Leaves the workspace (with the arrays grown since it was taken) to the next reader created on this thread, as the
@@ -100,16 +86,23 @@ public sealed partial class BinaryXmlDictionaryReader
         workspace.DictionaryAtoms = _dictionaryAtoms;
         workspace.SessionAtoms = _sessionAtoms;
         Workspace.Leave(workspace);
-        Workspace closed = Workspace.Closed;
-        _workspace = closed;
-        _openElements = closed.OpenElements;
-        _chars = closed.Chars;
-        _namespaceAtoms = closed.NamespaceAtoms;
-        _recentInlineNames = closed.RecentInlineNames;
-        _recentDictionaryKeys = closed.RecentDictionaryKeys;
-        _recentDictionaryNames = closed.RecentDictionaryNames;
-        _dictionaryAtoms = null;
-        _sessionAtoms = null;
+        Use(Workspace.Closed);
+    }
+
+    /// <summary>Works in <paramref name="workspace"/>'s arrays from now on (its atoms cleared: they belong to no dictionary).</summary>
+    [MemberNotNull(nameof(_workspace), nameof(_openElements), nameof(_chars), nameof(_namespaceAtoms), nameof(_recentInlineNames),
+        nameof(_recentDictionaryKeys), nameof(_recentDictionaryNames))]
+    private void Use(Workspace workspace)
+    {
+        _workspace = workspace;
+        _openElements = workspace.OpenElements;
+        _chars = workspace.Chars;
+        _namespaceAtoms = workspace.NamespaceAtoms;
+        _recentInlineNames = workspace.RecentInlineNames;
+        _recentDictionaryKeys = workspace.RecentDictionaryKeys;
+        _recentDictionaryNames = workspace.RecentDictionaryNames;
+        _dictionaryAtoms = workspace.DictionaryAtoms;
+        _sessionAtoms = workspace.SessionAtoms;
         _dictionaryAtomsOf = null;
     }
 }
