@@ -49,21 +49,13 @@ public sealed partial class BinaryXmlDictionaryReader
             return workspace;
         }
 
-        /// <summary>Clears a workspace and keeps it for the next reader created on this thread (unless it grew large).</summary>
+        /// <summary>
+        /// Keeps a cleared workspace for the next reader created on this thread, unless it grew large (the atoms'
+        /// arrays are bounded by <see cref="MaxDictionaryAtoms"/>).
+        /// </summary>
         public static void Leave(Workspace workspace)
         {
-            if (workspace.OpenElements.Length > MaxRetainedDepth || workspace.Chars.Length > MaxRetainedChars
-                || workspace.DictionaryAtoms?.Length > MaxDictionaryAtoms || workspace.SessionAtoms?.Length > MaxDictionaryAtoms)
-            {
-                return;
-            }
-            Array.Clear(workspace.OpenElements);
-            Array.Clear(workspace.NamespaceAtoms);
-            Array.Clear(workspace.RecentInlineNames);
-            Array.Clear(workspace.RecentDictionaryKeys);
-            Array.Clear(workspace.RecentDictionaryNames);
-            if (workspace.DictionaryAtoms is not null) Array.Clear(workspace.DictionaryAtoms);
-            if (workspace.SessionAtoms is not null) Array.Clear(workspace.SessionAtoms);
+            if (workspace.OpenElements.Length > MaxRetainedDepth || workspace.Chars.Length > MaxRetainedChars) return;
             t_spare = workspace;
         }
     }
@@ -81,6 +73,11 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         Workspace workspace = _workspace;
         if (workspace.IsLeft) return;
+        // What the arrays hold is of this reader's name table and documents (entries stamped with document numbers that
+        // the next reader counts again from 0): nothing of it is handed on.
+        ClearRecentNames();
+        Array.Clear(_openElements);
+        Array.Clear(_namespaceAtoms);
         workspace.OpenElements = _openElements;
         workspace.Chars = _chars;
         workspace.DictionaryAtoms = _dictionaryAtoms;

@@ -302,9 +302,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             ClearRecentNames();
         }
         // Atoms found by dictionary id are those of the dictionary they were read with.
+        // (Atoms are stored only under a dictionary: with none since they were last cleared, there is nothing to clear.)
         if (!ReferenceEquals(dictionary, _dictionaryAtomsOf))
         {
-            if (_dictionaryAtoms is not null) Array.Clear(_dictionaryAtoms);
+            if (_dictionaryAtomsOf is not null && _dictionaryAtoms is not null) Array.Clear(_dictionaryAtoms);
             _dictionaryAtomsOf = dictionary;
         }
         // Unlike .NET's reader, whose count goes on across SetInput (a reused reader fails once the documents it read
@@ -351,7 +352,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             // for that document, and is dropped).
             _onClose = null;
             Close();
-            ReturnOwnedBuffer();
+            ReturnOwnedBuffer();    // rented again by ReadToEnd when the reader was closed before (Close then does nothing)
             throw;
         }
         SetInput(_ownedBuffer!, 0, length, dictionary, quotas, session, onClose);
