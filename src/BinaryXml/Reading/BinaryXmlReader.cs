@@ -436,6 +436,7 @@ public ref partial struct BinaryXmlReader
 
     // ---- Elements and attributes -----------------------------------------------------------------------------
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ReadStartElement(int start, bool isArray)
     {
         ReaderState s = _s;
@@ -1115,6 +1116,7 @@ public ref partial struct BinaryXmlReader
     private static bool ResolvedAtStartTag(NameRef prefix) => prefix.Kind != NameKind.None;
 
     /// <summary>The namespace of an element's prefix, with the start tag's declarations in scope (none when unbound and allowed).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly NameRef ResolveElementNamespace(int elementStart, NameRef prefix)
     {
         // Most elements have no prefix or a letter prefix, whose answers are kept: read them without the prefix's bytes.

@@ -36,6 +36,7 @@ internal static class AsciiText
     }
 
     /// <summary>Up to three bytes against as many characters, one by one.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool ShortEquals(ref byte bytes, ref ushort chars, int n)
     {
         for (int i = 0; i < n; i++)

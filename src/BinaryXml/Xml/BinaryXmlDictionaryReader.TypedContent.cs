@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -223,6 +224,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// Whether the reader is on a start tag (not on its attributes, not canonicalizing, not on an array's items) whose
     /// content may be read in one native step; where the content begins.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool CanReadContentInOneStep(out int offset)
     {
         offset = _state.BytesConsumed;

@@ -826,6 +826,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         Read();
     }
 
+    // The steps of a Read that every element takes (this, ReadElement, SetName, AtomizePrefix, and in the native
+    // reader ReadStartElement and ResolveElementNamespace) are inlined by attribute, not left to the JIT's profile:
+    // tier-1 code compiled without one (dynamic PGO off, or a caller whose loop never reached tier 1) called each
+    // out of line, a third more time an element (benchmarks/HISTORY.md, "Read's steps inlined without a profile").
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool ReadNode(ref BinaryXmlReader r, ReaderState state)
     {
         if (!r.ReadOn(state)) return false;
@@ -940,6 +945,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         return sb.ToString();
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ReadElement(ref BinaryXmlReader r)
     {
         int depth = r.CurrentDepth;
@@ -1216,6 +1222,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// Writes the current element's names into the open-element table at <paramref name="depth"/>: its prefix and
     /// namespace atomized, its local name atomized now if it is a dictionary string, else when first asked for.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void SetName(ref BinaryXmlReader r, int depth)
     {
         if (depth >= _openElements.Length) Array.Resize(ref _openElements, Math.Max(depth + 1, _openElements.Length * 2));
@@ -1392,6 +1399,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private DictionaryAtom[]? _sessionAtoms;        // allocated with the first session name
 
     /// <summary>A prefix atomized: a prefix letter (PrefixElement, PrefixAttribute records) is its fixed name.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private string AtomizePrefix(ref BinaryXmlReader r, NameRef prefix)
     {
         // Most elements and attributes have no prefix or a letter one: answered here, without the call.
@@ -1857,6 +1865,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// On an element (not on one of its attributes): whether its local name and namespace are these, compared without
     /// the virtual LocalName and NamespaceURI (an ASCII local name in the input, not atomized).
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool ElementNameEquals(string localName, string ns)
     {
         ref ElementName names = ref CurrentName;
