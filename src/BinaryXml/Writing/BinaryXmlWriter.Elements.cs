@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -296,6 +297,10 @@ public sealed partial class BinaryXmlWriter
     /// Closes the innermost element: folded into the text record just written when the fold rule allows
     /// (<c>…WithEndElement</c>), otherwise an EndElement record.
     /// </summary>
+    // Inlined by attribute, with the steps of its common end (WriteEndElementNode, FoldEndElement), into callers' loops
+    // also where no profile guides the JIT (dynamic PGO off, code compiled ahead of time): there the three were calls
+    // (benchmarks/HISTORY.md, "R1's two levels traced to the benchmark's loop…").
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteEndElement()
     {
         // The common end: inside content or an open start tag with nothing pending, an element that declared

@@ -592,6 +592,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// writes EndElement. The rule: .NET folds only while the record's type byte is still in its 512-byte buffer;
     /// with <see cref="BinaryXmlWriterOptions.AlwaysFoldEndElements"/> the writer folds whenever it still can.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteEndElementNode()
     {
         if (CanFoldEndElement) FoldEndElement();
@@ -609,6 +610,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>Turns the last text record into its <c>…WithEndElement</c> form (its type + 1).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void FoldEndElement()
     {
         byte[]? array = _memoryArray;
