@@ -526,7 +526,6 @@ public sealed class DictionaryWriterContractTests
         Assert.True(stream.AsyncFlushes > 0);
     }
 
-    /// <summary>A stream over memory whose synchronous Write and Flush throw, as a stream refusing synchronous I/O does.</summary>
     [Fact]
     public void Prefixes_of_one_length_and_last_character_are_told_apart_as_in_box()
     {
@@ -583,6 +582,7 @@ public sealed class DictionaryWriterContractTests
         }
     }
 
+    /// <summary>A stream over memory whose synchronous Write and Flush throw, as a stream refusing synchronous I/O does.</summary>
     private sealed class AsyncOnlyStream : Stream
     {
         private readonly MemoryStream _bytes = new();

@@ -827,9 +827,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     // The steps of a Read that every element takes (this, ReadElement, SetName, AtomizePrefix, and in the native
-    // reader ReadStartElement and ResolveElementNamespace) are inlined by attribute, not left to the JIT's profile:
-    // code compiled without one (dynamic PGO off, or compiled ahead of time) called each
-    // out of line, a third more time an element (benchmarks/HISTORY.md, "R1's two levels traced to the benchmark's loop…").
+    // reader ReadStartElement and ResolveElementNamespace) are inlined by attribute, not left to the JIT's profile: code
+    // compiled without one (dynamic PGO off, or compiled ahead of time) called each out of line, a third more time an
+    // element (benchmarks/HISTORY.md, "R1's two levels traced to the benchmark's loop…").
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool ReadNode(ref BinaryXmlReader r, ReaderState state)
     {
