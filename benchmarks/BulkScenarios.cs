@@ -300,7 +300,7 @@ internal sealed class Segments : ReadOnlySequenceSegment<byte>
 [MemoryDiagnoser]
 public class Scaling
 {
-    private readonly ArrayBufferWriter<byte> _buffer = new(1 << 20);
+    private readonly ArrayBufferWriter<byte> _buffer = Sinks.BufferWriter(1 << 20);
     private BinaryXmlWriter _writer = null!;
     private byte[] _data = [];
     private int _items;

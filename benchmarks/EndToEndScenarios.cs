@@ -96,7 +96,7 @@ internal sealed class RecordingWriterSession : XmlBinaryWriterSession
 [MemoryDiagnoser]
 public class W6_EndToEnd
 {
-    private readonly MemoryStream _stream = new(1 << 16);
+    private readonly MemoryStream _stream = Sinks.Stream(1 << 16);
     private MessageSetup _setup = null!;
     private XmlDictionaryWriter _inBox = null!, _adapter = null!;
 
@@ -253,7 +253,7 @@ public class R5_DataContractCalls : DataContractReadScenario
 [MemoryDiagnoser]
 public class W6_CopyBody
 {
-    private readonly MemoryStream _stream = new(1 << 16);
+    private readonly MemoryStream _stream = Sinks.Stream(1 << 16);
     private MessageSetup _setup = null!;
     private byte[] _data = [];
     private XmlDictionaryReader _inBoxReader = null!, _adapterReader = null!;

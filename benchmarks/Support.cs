@@ -89,11 +89,11 @@ internal static class Support
     public static XmlDictionaryString N(string s) => NbfsDictionary.Instance.TryLookup(s, out XmlDictionaryString? d) ? d : throw new ArgumentException(s);
 }
 
-/// <summary>A writer scenario's reusable sinks: one MemoryStream for InBox and Adapter, one buffer for Native.</summary>
+/// <summary>A writer scenario's reusable sinks, placed within a page (<see cref="Sinks"/>): one MemoryStream for InBox and Adapter, one buffer for Native.</summary>
 public abstract class WriterScenario
 {
-    private protected readonly MemoryStream Stream = new(1 << 16);
-    private protected readonly ArrayBufferWriter<byte> Buffer = new(1 << 16);
+    private protected readonly MemoryStream Stream = Sinks.Stream(1 << 16);
+    private protected readonly ArrayBufferWriter<byte> Buffer = Sinks.BufferWriter(1 << 16);
     private protected XmlDictionaryWriter InBoxWriter = null!;
     private protected XmlDictionaryWriter AdapterWriter = null!;
     private protected BinaryXmlWriter NativeWriter = null!;
