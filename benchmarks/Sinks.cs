@@ -9,9 +9,9 @@ namespace BinaryXml.Benchmarks;
 /// <remarks>
 /// A scenario writes its document at the start of the same sink in every iteration. Where a sink's memory happens to
 /// straddle a page boundary within a short document, every iteration pays for stores that cross the page, which this
-/// machine's processor makes slow: W2's 8 ASCII characters natively took 40–47 ns with the sink's data at page offset
-/// 4,088 (the text record's eight bytes written across the boundary) against 23–28 ns elsewhere, the same build and
-/// code. Which offset a process draws follows what it allocated before, so the directory a run starts from (its paths,
+/// machine's processor makes slow: W2's 8 ASCII characters natively took 40–44 ns with the sink's data at page offset
+/// 4,088 (the text record's eight bytes written across the boundary) against 23–33 ns elsewhere, the same build and
+/// machine code. Which offset a process draws follows what it allocated before, so the directory a run starts from (its paths,
 /// kept as strings) moved the row from one level to the other (`HISTORY.md`, runs 578–612). A document placed
 /// at random crosses a page boundary once in hundreds of places; the suite places each sink where a document of up to
 /// a kilobyte crosses none, and pins it so that no collection moves it. Larger documents cross pages wherever they lie,
