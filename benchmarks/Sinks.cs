@@ -11,12 +11,12 @@ namespace BinaryXml.Benchmarks;
 /// straddle a page boundary within a short document, every iteration pays for stores that cross the page, which this
 /// machine's processor makes slow: W2's 8 ASCII characters natively took 40–44 ns with the sink's data at page offset
 /// 4,088 (the text record's eight bytes written across the boundary) against 23–33 ns elsewhere, the same build and
-/// machine code. Which offset a process draws follows what it allocated before, so the directory a run starts from (its paths,
-/// kept as strings) moved the row from one level to the other (`HISTORY.md`, runs 578–612). A document placed
-/// at random crosses a page boundary once in hundreds of places; the suite places each sink where a document of up to
-/// a kilobyte crosses none, and pins it so that no collection moves it. Larger documents cross pages wherever they lie,
-/// as they do in an application. What this does not place: the buffers the writers keep for themselves (the in-box
-/// writer's, the drop-in writer's pooled one) and the readers' input.
+/// machine code. Which offset a process draws follows what it allocated before, so the directory a run starts from
+/// (its paths, kept as strings) moved the row from one level to the other (`HISTORY.md`, runs 578–612). A document
+/// placed at random crosses a page boundary once in hundreds of places; the suite places each sink where a document of
+/// up to a kilobyte crosses none, and pins it so that no collection moves it. Larger documents cross pages wherever
+/// they lie, as they do in an application. What this does not place: the buffers the writers keep for themselves (the
+/// in-box writer's, the drop-in writer's pooled one) and the readers' input.
 /// </remarks>
 internal static class Sinks
 {
@@ -27,13 +27,15 @@ internal static class Sinks
     private static readonly List<GCHandle> s_pinned = [];
 
     /// <summary>An <see cref="ArrayBufferWriter{T}"/> of <paramref name="capacity"/> bytes, placed and pinned.</summary>
-    public static ArrayBufferWriter<byte> BufferWriter(int capacity) =>
-        Place(() => new ArrayBufferWriter<byte>(capacity), static w => MemoryMarshal.TryGetArray<byte>(w.GetMemory(), out ArraySegment<byte> s) ? s.Array! : throw new InvalidOperationException("ArrayBufferWriter without an array"));
+    public static ArrayBufferWriter<byte> BufferWriter(int capacity) => Place(() => new ArrayBufferWriter<byte>(capacity), ArrayOf);
 
     /// <summary>An expandable <see cref="MemoryStream"/> of <paramref name="capacity"/> bytes, placed and pinned.</summary>
     public static MemoryStream Stream(int capacity) => Place(() => new MemoryStream(capacity), static s => s.GetBuffer());
 
-    /// <summary>The page offset of the first byte of <paramref name="array"/>'s data while pinned by <paramref name="handle"/>.</summary>
+    private static byte[] ArrayOf(ArrayBufferWriter<byte> writer) =>
+        MemoryMarshal.TryGetArray<byte>(writer.GetMemory(), out ArraySegment<byte> segment) ? segment.Array! : throw new InvalidOperationException("ArrayBufferWriter without an array");
+
+    /// <summary>The page offset of the first data byte of the array <paramref name="handle"/> pins.</summary>
     private static long PageOffset(GCHandle handle) => handle.AddrOfPinnedObject().ToInt64() % PageSize;
 
     private static T Place<T>(Func<T> create, Func<T, byte[]> arrayOf)
