@@ -231,6 +231,79 @@ public sealed class ApiTests
     }
 
     [Fact]
+    public void A_reused_writer_writes_each_document_into_the_memory_its_output_gives()
+    {
+        // Outputs that give the same memory for every document (the writer then takes only its length, its array
+        // known), an array's at an offset and one that is not an array, each reused in turn with the others between.
+        byte[] array = new byte[300];   // the writer asks for 256 bytes at least
+        var atOffset = new OneMemoryBufferWriter(array.AsMemory(7, 280));
+        var notArray = new OneMemoryBufferWriter(new ManagedMemory(280).Memory);
+        var growing = new ArrayBufferWriter<byte>();
+        var w = new BinaryXmlWriter(growing);
+        OneMemoryBufferWriter[] order = [atOffset, atOffset, notArray, notArray, atOffset, notArray];
+        for (int i = 0; i < order.Length; i++)
+        {
+            // Two documents in a row into each (the second given the memory the first was), then one into an array
+            // writer's memory after every other.
+            for (int repeat = 0; repeat < 2; repeat++)
+            {
+                string text = new('x', 2 * i + repeat + 1);
+                var stream = new MemoryStream();
+                using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(stream))
+                {
+                    inBox.WriteElementString("a", text);
+                }
+                string expected = Hex.Format(stream.ToArray());
+                w.Reset(order[i]);
+                w.WriteElementString("a", text);
+                w.Flush();
+                Assert.Equal(expected, Hex.Format(order[i].Written));
+                if (order[i] == atOffset) Assert.Equal(expected, Hex.Format(array.AsSpan(7, order[i].Written.Length)));
+            }
+            if (i % 2 == 1)
+            {
+                growing.ResetWrittenCount();
+                w.Reset(growing);
+                w.WriteElementString("b", "y");
+                w.Flush();
+                Assert.Equal("40 01 62 99 01 79", Hex.Format(growing.WrittenSpan));
+            }
+        }
+        // Nothing written before the offset.
+        Assert.All(array.AsSpan(0, 7).ToArray(), b => Assert.Equal(0, b));
+    }
+
+    /// <summary>An output that gives the same memory every time, the bytes of each document recorded at its advance.</summary>
+    private sealed class OneMemoryBufferWriter(Memory<byte> memory) : IBufferWriter<byte>
+    {
+        public byte[] Written { get; private set; } = [];
+
+        public void Advance(int count) => Written = memory.Span[..count].ToArray();
+
+        public Memory<byte> GetMemory(int sizeHint = 0) => sizeHint <= memory.Length ? memory : throw new InvalidOperationException("too small");
+
+        public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
+    }
+
+    /// <summary>Memory that is not an array's (as a pipe's native memory can be).</summary>
+    private sealed class ManagedMemory(int size) : MemoryManager<byte>
+    {
+        private readonly byte[] _data = new byte[size];
+
+        public override Span<byte> GetSpan() => _data;
+
+        public override MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
+
+        public override void Unpin()
+        {
+        }
+
+        protected override void Dispose(bool disposing)
+        {
+        }
+    }
+
+    [Fact]
     public void Compact_mode_folds_where_the_in_box_rule_does_not()
     {
         // .NET cannot fold after 600 bytes of base64 or a 300-char string (both pass through its 512-byte buffer).

@@ -280,6 +280,21 @@ public sealed partial class BinaryXmlWriter : IDisposable
 
     private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, _memoryLength) : _memory.Span;
 
+    /// <summary>
+    /// Memory a buffer writer gave, as the output memory. A writer reused over one buffer writer is mostly given the
+    /// memory it was given for the document before (the start of the same array, its written count reset): then only
+    /// its length is taken, the array and its offset already known, without <see cref="SetMemory(Memory{byte})"/>'s
+    /// array test (W2's 8 characters about 2 ns faster in a harness, of 23–28).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void TakeOutputMemory(Memory<byte> memory)
+    {
+        if (_memoryArray is not null && memory.Equals(_memory)) _memoryLength = memory.Length;
+        else SetMemory(memory);
+    }
+
+    // Out of line: its array test's locals took a frame of zeroed stack in Grow, where TakeOutputMemory is inlined.
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void SetMemory(Memory<byte> memory)
     {
         if (!memory.IsEmpty && System.Runtime.InteropServices.MemoryMarshal.TryGetArray(memory, out ArraySegment<byte> segment))
@@ -381,7 +396,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void TakeMemory(int needed, int request)
     {
         if (_streamOutput is not null) TakeStreamMemory(request);
-        else SetMemory(_output.GetMemory(request));
+        else TakeOutputMemory(_output.GetMemory(request));
         // IBufferWriter promises at least the size asked for; spans are made from the memory on that promise.
         if (_memoryLength < needed) ThrowOutputTooSmall(_memoryLength, request);
     }
