@@ -237,7 +237,7 @@ public sealed class ApiTests
         // known), an array's at an offset and one that is not an array, each reused in turn with the others between.
         byte[] array = new byte[300];   // the writer asks for 256 bytes at least
         var atOffset = new OneMemoryBufferWriter(array.AsMemory(7, 280));
-        var notArray = new OneMemoryBufferWriter(new ManagedMemory(280).Memory);
+        var notArray = new OneMemoryBufferWriter(new NonArrayMemory(280).Memory);
         var growing = new ArrayBufferWriter<byte>();
         var w = new BinaryXmlWriter(growing);
         OneMemoryBufferWriter[] order = [atOffset, atOffset, notArray, notArray, atOffset, notArray];
@@ -283,24 +283,6 @@ public sealed class ApiTests
         public Memory<byte> GetMemory(int sizeHint = 0) => sizeHint <= memory.Length ? memory : throw new InvalidOperationException("too small");
 
         public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
-    }
-
-    /// <summary>Memory that is not an array's (as a pipe's native memory can be).</summary>
-    private sealed class ManagedMemory(int size) : MemoryManager<byte>
-    {
-        private readonly byte[] _data = new byte[size];
-
-        public override Span<byte> GetSpan() => _data;
-
-        public override MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
-
-        public override void Unpin()
-        {
-        }
-
-        protected override void Dispose(bool disposing)
-        {
-        }
     }
 
     [Fact]

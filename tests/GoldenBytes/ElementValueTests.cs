@@ -287,7 +287,7 @@ public sealed class ElementValueTests
     private sealed class NotAnArrayBufferWriter : IBufferWriter<byte>
     {
         private readonly List<byte> _written = [];
-        private Block? _block;
+        private NonArrayMemory? _block;
 
         public byte[] Written => [.. _written];
 
@@ -299,28 +299,11 @@ public sealed class ElementValueTests
 
         public Memory<byte> GetMemory(int sizeHint = 0)
         {
-            _block = new Block(Math.Max(sizeHint, 64));
+            _block = new NonArrayMemory(Math.Max(sizeHint, 64));
             Assert.False(MemoryMarshal.TryGetArray<byte>(_block.Memory, out _));
             return _block.Memory;
         }
 
         public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
-
-        private sealed class Block(int size) : MemoryManager<byte>
-        {
-            private readonly byte[] _data = new byte[size];
-
-            public override Span<byte> GetSpan() => _data;
-
-            public override MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
-
-            public override void Unpin()
-            {
-            }
-
-            protected override void Dispose(bool disposing)
-            {
-            }
-        }
     }
 }
