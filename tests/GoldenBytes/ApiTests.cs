@@ -237,7 +237,9 @@ public sealed class ApiTests
         // known), an array's at an offset and one that is not an array, each reused in turn with the others between.
         byte[] array = new byte[300];   // the writer asks for 256 bytes at least
         var atOffset = new OneMemoryBufferWriter(array.AsMemory(7, 280));
-        var notArray = new OneMemoryBufferWriter(new NonArrayMemory(280).Memory);
+        Memory<byte> notArrayMemory = new NonArrayMemory(280).Memory;
+        Assert.False(System.Runtime.InteropServices.MemoryMarshal.TryGetArray<byte>(notArrayMemory, out _));
+        var notArray = new OneMemoryBufferWriter(notArrayMemory);
         var growing = new ArrayBufferWriter<byte>();
         var w = new BinaryXmlWriter(growing);
         OneMemoryBufferWriter[] order = [atOffset, atOffset, notArray, notArray, atOffset, notArray];
