@@ -359,7 +359,14 @@ public sealed partial class BinaryXmlWriter
         /// </summary>
         public string? LookupPrefix(string ns)
         {
-            if (_last >= 0 && _ns[_last].Uri == ns) return _ns[_last].Prefix;
+            int last = _last;
+            if (last >= 0)
+            {
+                // One reference to the declaration: read twice through _ns[_last], its array and index were loaded
+                // and range-checked twice (W3's dictionary names).
+                ref Declaration cached = ref _ns[last];
+                if (cached.Uri == ns) return cached.Prefix;
+            }
             int found = FindDeclaration(ns, prefixedOnly: false);
             if (found >= 0)
             {
@@ -375,7 +382,12 @@ public sealed partial class BinaryXmlWriter
         /// <summary>The non-empty prefix in scope for <paramref name="ns"/> (attributes cannot use the default namespace).</summary>
         public string? LookupAttributePrefix(string ns)
         {
-            if (_last >= 0 && _ns[_last].Uri == ns && _ns[_last].Prefix.Length != 0) return _ns[_last].Prefix;
+            int last = _last;
+            if (last >= 0)
+            {
+                ref Declaration cached = ref _ns[last];
+                if (cached.Uri == ns && cached.Prefix.Length != 0) return cached.Prefix;
+            }
             int found = FindDeclaration(ns, prefixedOnly: true);
             if (found >= 0)
             {
@@ -432,9 +444,11 @@ public sealed partial class BinaryXmlWriter
             if (_indexed) return LookupIndexedNamespace(prefix);
             // A prefix of one character or none is known by its key alone.
             int key = KeyOf(prefix);
+            Declaration[] declarations = _ns;
             for (int i = _count - 1; i >= 0; i--)
             {
-                if (_ns[i].PrefixKey == key && (prefix.Length <= 1 || _ns[i].Prefix == prefix)) return _ns[i].Uri;
+                ref Declaration d = ref declarations[i];
+                if (d.PrefixKey == key && (prefix.Length <= 1 || d.Prefix == prefix)) return d.Uri;
             }
             if (prefix.Length == 0) return string.Empty;
             if (prefix.Length == 1) return null;
