@@ -8,8 +8,14 @@ public sealed partial class BinaryXmlWriter
     // XmlBaseWriter level: xml:* and xmlns:* attributes keep their value as a string.
     private string? _attributeLocalName;
     private string? _attributeValue;
-    private bool _isXmlAttribute;
-    private bool _isXmlnsAttribute;
+    private SpecialAttribute _specialAttribute;
+
+    /// <summary>An attribute whose value the writer keeps as a string (one byte: the writer's size is a budget).</summary>
+    private enum SpecialAttribute : byte { None, Xml, Xmlns }
+
+    private bool IsXmlAttribute => _specialAttribute == SpecialAttribute.Xml;
+
+    private bool IsXmlnsAttribute => _specialAttribute == SpecialAttribute.Xmlns;
 
     // Node level: an attribute's text is captured and written as one record at its end.
     private bool _inAttribute;
@@ -19,8 +25,7 @@ public sealed partial class BinaryXmlWriter
     {
         _attributeLocalName = null;
         _attributeValue = null;
-        _isXmlAttribute = false;
-        _isXmlnsAttribute = false;
+        _specialAttribute = SpecialAttribute.None;
         _inAttribute = false;
         _wroteAttributeValue = false;
         Capture.Clear();
@@ -45,7 +50,7 @@ public sealed partial class BinaryXmlWriter
             return;
         }
         string resolved = StartAttribute(prefix, localName, ns, null);
-        if (!_isXmlnsAttribute) WriteAttributeNode(resolved, localName);
+        if (!IsXmlnsAttribute) WriteAttributeNode(resolved, localName);
     }
 
     /// <summary>Starts an attribute whose name may be written as a dictionary id.</summary>
@@ -56,7 +61,7 @@ public sealed partial class BinaryXmlWriter
     {
         ArgumentNullException.ThrowIfNull(localName);
         prefix = TryStartBoundAttribute(prefix, localName.Value, ns?.Value, out string? bound) ? bound : StartAttribute(prefix, localName.Value, ns?.Value, ns);
-        if (!_isXmlnsAttribute) WriteAttributeNode(prefix, localName);
+        if (!IsXmlnsAttribute) WriteAttributeNode(prefix, localName);
     }
 
     /// <summary>Writes an attribute's record with its local name as a dictionary id when the dictionary or session has it.</summary>
@@ -130,8 +135,7 @@ public sealed partial class BinaryXmlWriter
         if (bound is null) return false;
         _plain = PlainState.None;
         _writeState = WriteState.Attribute;
-        _isXmlnsAttribute = false;
-        _isXmlAttribute = false;
+        _specialAttribute = SpecialAttribute.None;
         return true;
     }
 
@@ -158,13 +162,12 @@ public sealed partial class BinaryXmlWriter
             localName = string.Empty;
         }
 
-        _isXmlnsAttribute = false;
-        _isXmlAttribute = false;
+        _specialAttribute = SpecialAttribute.None;
         if (prefix == "xml")
         {
             if (ns is not null && ns != XmlNamespace)
                 ThrowHelper.ThrowArgument("The prefix 'xml' is bound to the namespace '{0}' and cannot be changed to '{1}'.", XmlNamespace, ns, nameof(ns));
-            _isXmlAttribute = true;
+            _specialAttribute = SpecialAttribute.Xml;
             _attributeValue = string.Empty;
             _attributeLocalName = localName;
         }
@@ -172,7 +175,7 @@ public sealed partial class BinaryXmlWriter
         {
             if (ns is not null && ns != XmlnsNamespace)
                 ThrowHelper.ThrowArgument("The prefix 'xmlns' is bound to the namespace '{0}' and cannot be changed to '{1}'.", XmlnsNamespace, ns, nameof(ns));
-            _isXmlnsAttribute = true;
+            _specialAttribute = SpecialAttribute.Xmlns;
             _attributeValue = string.Empty;
             _attributeLocalName = localName;
         }
@@ -208,7 +211,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Ends the current attribute, writing its captured value as one text record (EmptyText when nothing was written).</summary>
     public void WriteEndAttribute()
     {
-        if (_writeState == WriteState.Attribute && !_isXmlAttribute && !_isXmlnsAttribute && _trailByteCount == 0 && !_inList)
+        if (_writeState == WriteState.Attribute && _specialAttribute == SpecialAttribute.None && _trailByteCount == 0 && !_inList)
         {
             // An ordinary attribute with no base64 bytes held back and no list open: its value, and back to the start tag.
             _writeState = WriteState.Element;
@@ -223,7 +226,7 @@ public sealed partial class BinaryXmlWriter
         FlushBase64();
         try
         {
-            if (_isXmlAttribute)
+            if (IsXmlAttribute)
             {
                 if (_attributeLocalName == "lang")
                 {
@@ -235,14 +238,14 @@ public sealed partial class BinaryXmlWriter
                     else if (_attributeValue == "default") _nsMgr.AddSpaceAttribute(XmlSpace.Default);
                     else ThrowHelper.ThrowArgument("'{0}' is not a valid xml:space value. Valid values are 'default' and 'preserve'.", _attributeValue, null);
                 }
-                _isXmlAttribute = false;
+                _specialAttribute = SpecialAttribute.None;
                 _attributeLocalName = null;
                 _attributeValue = null;
             }
-            if (_isXmlnsAttribute)
+            if (IsXmlnsAttribute)
             {
                 _nsMgr.AddNamespaceIfNotDeclared(_attributeLocalName!, _attributeValue!, null);
-                _isXmlnsAttribute = false;
+                _specialAttribute = SpecialAttribute.None;
                 _attributeLocalName = null;
                 _attributeValue = null;
             }

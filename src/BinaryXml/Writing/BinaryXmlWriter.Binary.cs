@@ -41,7 +41,7 @@ public sealed partial class BinaryXmlWriter
                 AppendAttributeText(Convert.ToBase64String(TrailBytes.AsSpan(0, _trailByteCount)));
                 AppendAttributeText(Convert.ToBase64String(body));
             }
-            if (!_isXmlnsAttribute)
+            if (!IsXmlnsAttribute)
             {
                 StartContent();
                 WriteBase64Node(TrailBytes.AsSpan(0, _trailByteCount), body);
@@ -79,7 +79,7 @@ public sealed partial class BinaryXmlWriter
     private void FlushBase64Trail()
     {
         if (_attributeValue is not null) AppendAttributeText(Convert.ToBase64String(TrailBytes.AsSpan(0, _trailByteCount)));
-        if (!_isXmlnsAttribute)
+        if (!IsXmlnsAttribute)
         {
             StartContent();
             WriteBase64Node(TrailBytes.AsSpan(0, _trailByteCount), []);

@@ -181,7 +181,7 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     private int TryWriteUtf8TextNodeInFreeMemory(ReadOnlySpan<char> chars)
     {
-        int free = _memoryLength - _pending;
+        int free = MemoryLength - _pending;
         // Room behind the longest header: the header the bytes take always fits in front of them.
         if (free - LongestTextHeader < chars.Length) return GetUtf8ByteCount(chars);
         Span<byte> span = GetSpan(free);

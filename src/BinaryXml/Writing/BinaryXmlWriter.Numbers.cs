@@ -77,7 +77,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         FlushBase64();
         if (_attributeValue is not null) AppendAttributeText(AttributeText(value));
-        if (_isXmlnsAttribute) return false;
+        if (IsXmlnsAttribute) return false;
         StartContent();
         return true;
     }

@@ -25,7 +25,7 @@ public sealed partial class BinaryXmlWriter
         {
             FlushBase64();
             if (_attributeValue is not null) AppendAttributeText(valueString ?? value.ToString());
-            if (!_isXmlnsAttribute)
+            if (!IsXmlnsAttribute)
             {
                 StartContent(value);
                 // Inside an attribute a string is held, not copied, until the attribute ends (or more text comes).
@@ -77,7 +77,7 @@ public sealed partial class BinaryXmlWriter
         ThrowIfClosed();
         if (char.IsSurrogate(ch)) ThrowHelper.ThrowArgument("The surrogate pair is invalid. Missing a low surrogate character.", nameof(ch));
         if (_attributeValue is not null) AppendAttributeText(ch.ToString());
-        if (!_isXmlnsAttribute)
+        if (!IsXmlnsAttribute)
         {
             StartContent([ch]);
             FlushBase64();
@@ -96,7 +96,7 @@ public sealed partial class BinaryXmlWriter
             ThrowHelper.ThrowArgument("High surrogate char '0x{0}' not valid. High surrogate chars range from 0xD800 to 0xDBFF.", ((int)highChar).ToString("X", CultureInfo.InvariantCulture), nameof(highChar));
         ReadOnlySpan<char> pair = [highChar, lowChar];
         if (_attributeValue is not null) AppendAttributeText(new string(pair));
-        if (!_isXmlnsAttribute)
+        if (!IsXmlnsAttribute)
         {
             StartContent();
             FlushBase64();
@@ -118,7 +118,7 @@ public sealed partial class BinaryXmlWriter
         {
             string text = System.Text.Encoding.UTF8.GetString(utf8);
             if (_attributeValue is not null) AppendAttributeText(text);
-            if (!_isXmlnsAttribute)
+            if (!IsXmlnsAttribute)
             {
                 StartContent(text);
                 WriteTextOrCapture(text);
@@ -139,7 +139,7 @@ public sealed partial class BinaryXmlWriter
         {
             FlushBase64();
             if (_attributeValue is not null) AppendAttributeText(value.Value);
-            if (!_isXmlnsAttribute)
+            if (!IsXmlnsAttribute)
             {
                 StartContent(value.Value);
                 if (_inAttribute) Capture.AddText(value);
@@ -177,7 +177,7 @@ public sealed partial class BinaryXmlWriter
         FlushBase64();
         // .NET records prefix:namespace (not prefix:local) for xml:* attribute tracking; the bytes are unaffected.
         if (_attributeValue is not null) AppendAttributeText(string.Concat(prefix, ":", ns.Value));
-        if (_isXmlnsAttribute) return;
+        if (IsXmlnsAttribute) return;
         StartContent();
         if (prefix.Length == 0)
         {

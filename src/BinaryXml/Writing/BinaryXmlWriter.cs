@@ -26,17 +26,15 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private readonly BinaryXmlWriterOptions _options;
     private IBufferWriter<byte> _output;
     private StreamBufferWriter? _streamOutput;
-    private bool _ownsStream;
     private IXmlDictionary? _dictionary;
     private XmlBinaryWriterSession? _session;
 
-    // Output: bytes are written into _memory[.._pending] and handed to _output on growth or Flush. _memoryLength is
-    // the length in use: 0 when there is none (the next write asks the output for memory), while _memory and its
-    // array keep the references of the last memory given until another is (see ForgetMemory).
+    // Output: bytes are written into _memory[.._pending] and handed to _output on growth or Flush. MemoryLength (kept
+    // in _model, below) is the length in use: 0 when there is none (the next write asks the output for memory), while
+    // _memory and its array keep the references of the last memory given until another is (see ForgetMemory).
     private Memory<byte> _memory;
     private byte[]? _memoryArray;       // _memory's array when it has one: spans from it cost less than Memory.Span
     private int _memoryArrayOffset;
-    private int _memoryLength;
     private int _pending;
     private long _committed;
 
@@ -70,9 +68,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         ArgumentNullException.ThrowIfNull(stream);
         _options = options ?? BinaryXmlWriterOptions.Default;
-        _streamOutput = new StreamBufferWriter(stream);
+        _streamOutput = new StreamBufferWriter(stream) { OwnsStream = ownsStream };
         _output = _streamOutput;
-        _ownsStream = ownsStream;
         TakeScratch();
         SetState(dictionary, session);
         TakeStreamMemory(0);
@@ -99,7 +96,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     public void Reset()
     {
-        if (_streamOutput is not null) Reset(_streamOutput.Stream, _dictionary, _session, _ownsStream);
+        if (_streamOutput is not null) Reset(_streamOutput.Stream, _dictionary, _session, _streamOutput.OwnsStream);
         else Reset(_output, _dictionary, _session);
     }
 
@@ -109,7 +106,6 @@ public sealed partial class BinaryXmlWriter : IDisposable
         ArgumentNullException.ThrowIfNull(output);
         _streamOutput?.Release();
         _streamOutput = null;
-        _ownsStream = false;
         if (!ReferenceEquals(_output, output)) _output = output;
         SetState(dictionary, session);
     }
@@ -123,7 +119,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         // A writer reused per message is given the same stream and dictionary each time: references are stored only
         // when they change (a store costs a write barrier call, a compare does not).
         if (!ReferenceEquals(_output, _streamOutput)) _output = _streamOutput;
-        _ownsStream = ownsStream;
+        _streamOutput.OwnsStream = ownsStream;
         SetState(dictionary, session);
         TakeStreamMemory(0);
     }
@@ -219,8 +215,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
             if (_streamOutput is not null)
             {
                 Stream stream = _streamOutput.Stream;
+                bool ownsStream = _streamOutput.OwnsStream;
                 _streamOutput.Release();
-                if (_ownsStream) stream.Dispose();
+                if (ownsStream) stream.Dispose();
             }
         }
     }
@@ -244,7 +241,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<byte> GetSpan(int size)
     {
-        if (_memoryLength - _pending < size) Grow(size);
+        if (MemoryLength - _pending < size) Grow(size);
         // The array in a local: known not null in ArrayStart, where a field read again would be tested again.
         byte[]? array = _memoryArray;
         return MemoryMarshal.CreateSpan(ref array is not null ? ref ArrayStart(array, size) : ref MemoryTailStart(size), size);
@@ -260,7 +257,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ref byte ArrayStart(byte[] array, int size)
     {
-        Debug.Assert(_pending >= 0 && size >= 0 && _memoryLength - _pending >= size);
+        Debug.Assert(_pending >= 0 && size >= 0 && MemoryLength - _pending >= size);
         return ref MemoryByte(array, _pending);
     }
 
@@ -271,8 +268,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ref byte MemoryByte(byte[] array, int position)
     {
-        Debug.Assert(array == _memoryArray && (uint)position <= (uint)_memoryLength && _memoryArrayOffset >= 0
-            && _memoryArrayOffset + _memoryLength <= array.Length);
+        Debug.Assert(array == _memoryArray && (uint)position <= (uint)MemoryLength && _memoryArrayOffset >= 0
+            && _memoryArrayOffset + MemoryLength <= array.Length);
         return ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), (nint)(uint)(_memoryArrayOffset + position));
     }
 
@@ -281,7 +278,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ref byte MemoryTailStart(int size) => ref MemoryMarshal.GetReference(_memory.Span.Slice(_pending, size));
 
-    private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, _memoryLength) : _memory.Span;
+    private Span<byte> MemorySpan => _memoryArray is not null ? new Span<byte>(_memoryArray, _memoryArrayOffset, MemoryLength) : _memory.Span;
 
     /// <summary>
     /// Memory a buffer writer gave, as the output memory. A writer reused over one buffer writer is mostly given the
@@ -292,7 +289,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void TakeOutputMemory(Memory<byte> memory)
     {
-        if (_memoryArray is not null && memory.Equals(_memory)) _memoryLength = memory.Length;
+        if (_memoryArray is not null && memory.Equals(_memory)) SetMemoryLength(memory.Length);
         else SetMemory(memory);
     }
 
@@ -323,12 +320,20 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// given the same array again: a reference stored is a write barrier call, a compare is not), or until the writer
     /// closes (<see cref="ReleaseMemory"/>).
     /// </summary>
-    private void ForgetMemory() => _memoryLength = 0;
+    private void ForgetMemory() => SetMemoryLength(0);
+
+    /// <summary>
+    /// The length of the output memory in use. The model of .NET's buffer keeps it (the memory's end in the writer's
+    /// positions), so that a record's short path tells with one compare that both have room.
+    /// </summary>
+    private int MemoryLength => _model.MemoryEnd;
+
+    private void SetMemoryLength(int length) => _model.SetMemoryEnd(length);
 
     /// <summary>Drops the output memory and its references (the writer is closed).</summary>
     private void ReleaseMemory()
     {
-        _memoryLength = 0;
+        SetMemoryLength(0);
         _memory = default;
         _memoryArray = null;
         _memoryArrayOffset = 0;
@@ -340,7 +345,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         if (!_memory.Equals(memory)) _memory = memory;
         if (!ReferenceEquals(_memoryArray, array)) _memoryArray = array;
         _memoryArrayOffset = arrayOffset;
-        _memoryLength = memory.Length;
+        SetMemoryLength(memory.Length);
     }
 
     private void Advance(int count)
@@ -401,7 +406,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         if (_streamOutput is not null) TakeStreamMemory(request);
         else TakeOutputMemory(_output.GetMemory(request));
         // IBufferWriter promises at least the size asked for; spans are made from the memory on that promise.
-        if (_memoryLength < needed) ThrowOutputTooSmall(_memoryLength, request);
+        if (MemoryLength < needed) ThrowOutputTooSmall(MemoryLength, request);
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
@@ -421,36 +426,51 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void WriteNode(RecordType type)
     {
         // BeginNode without the span after the type byte: less code where this is inlined (EndElement).
-        ModelNonTextRecord(0);
-        GetSpan(1)[0] = (byte)type;
+        _textNodeStart = -1;
+        NonTextRecordStart(1, 0) = (byte)type;
         _pending++;
     }
 
     /// <summary>
-    /// A non-text record in the model of .NET's buffer (the <c>WriteByte</c> of its type, then the reservation of
-    /// <paramref name="payloadReservation"/> bytes) and the last text record forgotten: no end element folds into it now.
-    /// </summary>
-    private void ModelNonTextRecord(int payloadReservation)
-    {
-        _model.WriteNodeType(_pending, payloadReservation);
-        _textNodeStart = -1;
-    }
-
-    /// <summary>
     /// Starts a non-text record with room for <paramref name="payloadReservation"/> bytes after its type: forgets the
-    /// last text record, writes the type byte and returns the space after it. The caller writes the payload, adds
-    /// <c>1 + written</c> to <see cref="_pending"/> and models the record, .NET's <c>WriteByte</c> of the type and the
-    /// reservation of the payload, with <see cref="InBoxBufferModel.WriteNodeType(int, int)"/> at the record's position
-    /// (its bytes move the model as they are counted). One buffer request for the record and its name or id instead of
+    /// last text record, models the record in .NET's buffer (the <c>WriteByte</c> of its type, then the reservation
+    /// of the payload), writes the type byte and returns the space after it. The caller writes the payload and adds
+    /// <c>1 + written</c> to <see cref="_pending"/>. One buffer request for the record and its name or id instead of
     /// two; with <paramref name="extraBytes"/>, room for a record that follows too (modelled by its own writer).
     /// </summary>
     private Span<byte> BeginNode(RecordType type, int payloadReservation, int extraBytes = 0)
     {
         // No end element folds into the last text record now: Grow must know before it keeps that record's bytes.
         _textNodeStart = -1;
-        Span<byte> span = GetSpan(1 + payloadReservation + extraBytes);
+        int size = 1 + payloadReservation + extraBytes;
+        Span<byte> span = MemoryMarshal.CreateSpan(ref NonTextRecordStart(size, payloadReservation), size);
         span[0] = (byte)type;
         return span.Slice(1);
+    }
+
+    /// <summary>
+    /// The first of <paramref name="size"/> bytes at the write position for a non-text record, modelled in .NET's
+    /// buffer as the <c>WriteByte</c> of its type and the reservation of <paramref name="payloadReservation"/> bytes
+    /// (<paramref name="size"/> is at least one more). Where the record fits both the output memory and .NET's buffer,
+    /// as nearly every record does, that is one compare: neither is flushed nor grown (a compare for each, and the
+    /// memory's range and its array tested apart, were a fifth of an element with a dictionary name and no content).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref byte NonTextRecordStart(int size, int payloadReservation)
+    {
+        Debug.Assert(size > payloadReservation);
+        byte[]? array = _memoryArray;
+        if (_pending + size <= _model.RoomEnd && array is not null) return ref MemoryByte(array, _pending);
+        return ref NonTextRecordStartFlushingOrGrowing(size, payloadReservation);
+    }
+
+    /// <summary><see cref="NonTextRecordStart"/> where .NET's buffer may flush or the memory must grow (or is not an array's).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ref byte NonTextRecordStartFlushingOrGrowing(int size, int payloadReservation)
+    {
+        // The model first, at the position before any growth: growth moves the positions and the model's alike.
+        _model.WriteNodeType(_pending, payloadReservation);
+        return ref MemoryMarshal.GetReference(GetSpan(size));
     }
 
     /// <summary>Writes a non-text record whose payload is a name (an element's or attribute's local name).</summary>
@@ -480,9 +500,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         Span<byte> span = BeginNode(type, reservation, extraBytes);
         int length = TranscodeName(name, span.Slice(1, reservation - 1));
         span[0] = (byte)length;
-        int position = _pending;
-        _pending = position + 2 + length;
-        _model.WriteNodeType(position, reservation);
+        _pending += 2 + length;
         return span.Slice(1 + length);
     }
 
@@ -490,10 +508,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void WriteNodeWithId(RecordType type, int id)
     {
         Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
-        int n = MultiByteInt31.Write(span, id);
-        int position = _pending;
-        _pending = position + 1 + n;
-        _model.WriteNodeType(position, MultiByteInt31.MaxLength);
+        _pending += 1 + MultiByteInt31.Write(span, id);
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>

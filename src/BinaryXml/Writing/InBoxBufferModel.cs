@@ -25,6 +25,46 @@ internal struct InBoxBufferModel
     /// <summary>The writer's position at which .NET's buffer is full (its start plus <see cref="BufferLength"/>).</summary>
     private int _end;
 
+    /// <summary>The writer's position at which its output memory ends (0: it has none), as the writer last set it.</summary>
+    private int _memoryEnd;
+
+    /// <summary>The lower of <see cref="_end"/> and <see cref="_memoryEnd"/>, kept by every change of either.</summary>
+    private int _roomEnd;
+
+    /// <summary>The writer's position at which its output memory ends: the memory's length (0: it has none).</summary>
+    public readonly int MemoryEnd
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _memoryEnd;
+    }
+
+    /// <summary>
+    /// The writer's position up to which both .NET's buffer and the writer's output memory have room: a record that
+    /// ends there or before needs neither a flush of the buffer nor more memory, which one compare tells the writer.
+    /// </summary>
+    public readonly int RoomEnd
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _roomEnd;
+    }
+
+    /// <summary>
+    /// The writer's output memory now ends at <paramref name="memoryEnd"/> (its length; 0 when it has none). The writer
+    /// sets it whenever the memory changes, and after every move of its positions (<see cref="Rebase"/>), which always
+    /// goes with new memory or none.
+    /// </summary>
+    public void SetMemoryEnd(int memoryEnd)
+    {
+        _memoryEnd = memoryEnd;
+        _roomEnd = Math.Min(_end, memoryEnd);
+    }
+
+    private void SetEnd(int end)
+    {
+        _end = end;
+        _roomEnd = Math.Min(end, _memoryEnd);
+    }
+
     /// <summary>
     /// Whether the byte at the writer's <paramref name="position"/> (a text record's type byte, written since the
     /// buffer was last flushed or before) is still in the modelled buffer: an end element folds into the record only
@@ -37,10 +77,10 @@ internal struct InBoxBufferModel
     public void Reset() => Flush(0);
 
     /// <summary>A flush of the buffer at <paramref name="position"/>: explicit, or because a reservation did not fit.</summary>
-    public void Flush(int position) => _end = position + BufferLength;
+    public void Flush(int position) => SetEnd(position + BufferLength);
 
     /// <summary>The writer's positions moved back by <paramref name="count"/> bytes (handed to its output).</summary>
-    public void Rebase(int count) => _end -= count;
+    public void Rebase(int count) => SetEnd(_end - count);
 
     /// <summary><c>GetBuffer(count)</c> at <paramref name="position"/>: flush unless <paramref name="count"/> bytes fit.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -112,5 +152,5 @@ internal struct InBoxBufferModel
     /// Sets the offset at <paramref name="position"/> to what it was at <paramref name="modelledPosition"/>: for bytes
     /// modelled by an estimate of their count (see the writer's ModelChunks), which the estimate must not outlive.
     /// </summary>
-    public void MoveTo(int modelledPosition, int position) => _end += position - modelledPosition;
+    public void MoveTo(int modelledPosition, int position) => SetEnd(_end + position - modelledPosition);
 }

@@ -18,6 +18,9 @@ internal sealed class StreamBufferWriter : IBufferWriter<byte>
 
     public Stream Stream => _stream;
 
+    /// <summary>Whether the writer over this buffer disposes the stream when it closes (kept here, not in the writer, whose size is a budget).</summary>
+    public bool OwnsStream { get; set; }
+
     public void Reset(Stream stream)
     {
         if (!ReferenceEquals(_stream, stream)) _stream = stream;
