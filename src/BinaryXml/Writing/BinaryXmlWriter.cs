@@ -179,7 +179,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void CommitForFlush()
     {
         Commit();
-        _model.Flush(_pending);
+        _model.FlushWithoutMemory();
     }
 
     private void Commit()
@@ -320,7 +320,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// given the same array again: a reference stored is a write barrier call, a compare is not), or until the writer
     /// closes (<see cref="ReleaseMemory"/>).
     /// </summary>
-    private void ForgetMemory() => SetMemoryLength(0);
+    private void ForgetMemory() => _model.ForgetMemory();
 
     /// <summary>
     /// The length of the output memory in use. The model of .NET's buffer keeps it (the memory's end in the writer's
@@ -328,6 +328,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private int MemoryLength => _model.MemoryEnd;
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void SetMemoryLength(int length) => _model.SetMemoryEnd(length);
 
     /// <summary>Drops the output memory and its references (the writer is closed).</summary>
@@ -358,7 +359,11 @@ public sealed partial class BinaryXmlWriter : IDisposable
     // short paths are inlined into (inlined there, its pool, copy and interface calls left their span and record
     // helpers as calls: W1 in one call 12–21 ns per element instead of 5 in some processes of the harness).
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private void Grow(int size)
+    private void Grow(int size) => GrowInline(size);
+
+    /// <summary><see cref="Grow"/>'s body, also inlined into the one out-of-line step of a non-text record, which is a document's first record.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void GrowInline(int size)
     {
         // Nothing written yet (a document's first record): memory only, without the frame the kept tail needs (a
         // short document's first buffer request is a fifth of its time).
@@ -443,17 +448,18 @@ public sealed partial class BinaryXmlWriter : IDisposable
         // No end element folds into the last text record now: Grow must know before it keeps that record's bytes.
         _textNodeStart = -1;
         int size = 1 + payloadReservation + extraBytes;
-        Span<byte> span = MemoryMarshal.CreateSpan(ref NonTextRecordStart(size, payloadReservation), size);
-        span[0] = (byte)type;
-        return span.Slice(1);
+        ref byte start = ref NonTextRecordStart(size, payloadReservation);
+        start = (byte)type;
+        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref start, 1), size - 1);
     }
 
     /// <summary>
     /// The first of <paramref name="size"/> bytes at the write position for a non-text record, modelled in .NET's
     /// buffer as the <c>WriteByte</c> of its type and the reservation of <paramref name="payloadReservation"/> bytes
     /// (<paramref name="size"/> is at least one more). Where the record fits both the output memory and .NET's buffer,
-    /// as nearly every record does, that is one compare: neither is flushed nor grown (a compare for each, and the
-    /// memory's range and its array tested apart, were a fifth of an element with a dictionary name and no content).
+    /// as nearly every record does, that is one compare: neither is flushed nor grown. (A compare for each, with the
+    /// span's range tested apart: W3's elements of dictionary names 7.6–12.0 ns an element, 5.3–6.2 ns with one compare,
+    /// benchmark runs 639–642; see benchmarks/HISTORY.md.)
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ref byte NonTextRecordStart(int size, int payloadReservation)
@@ -468,9 +474,13 @@ public sealed partial class BinaryXmlWriter : IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ref byte NonTextRecordStartFlushingOrGrowing(int size, int payloadReservation)
     {
-        // The model first, at the position before any growth: growth moves the positions and the model's alike.
+        // The model first, at the position before any growth: growth moves the positions and the model's alike. Growth
+        // in line here, not a second call: a document's first record takes this step (W2's 8 characters 3 ns slower
+        // with Grow called from here, in the harness).
         _model.WriteNodeType(_pending, payloadReservation);
-        return ref MemoryMarshal.GetReference(GetSpan(size));
+        if (MemoryLength - _pending < size) GrowInline(size);
+        byte[]? array = _memoryArray;
+        return ref array is not null ? ref MemoryByte(array, _pending) : ref MemoryTailStart(size);
     }
 
     /// <summary>Writes a non-text record whose payload is a name (an element's or attribute's local name).</summary>

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
 namespace BinaryXml;
@@ -16,7 +17,9 @@ namespace BinaryXml;
 /// every record was a chain of read-modify-writes, each record waiting for the store of the one before it. Every
 /// method takes the writer's position before the bytes it models; the bytes advance the offset as the writer counts
 /// them. Whether a text record's type byte is still in the buffer follows from its position likewise
-/// (<see cref="InBuffer"/>).
+/// (<see cref="InBuffer"/>). The model also keeps where the writer's output memory ends, and the lower of the two
+/// ends (<see cref="RoomEnd"/>): a non-text record that fits below it needs neither a flush of .NET's buffer nor more
+/// memory, which the writer tells with one compare instead of one for each.
 /// </remarks>
 internal struct InBoxBufferModel
 {
@@ -53,12 +56,24 @@ internal struct InBoxBufferModel
     /// sets it whenever the memory changes, and after every move of its positions (<see cref="Rebase"/>), which always
     /// goes with new memory or none.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void SetMemoryEnd(int memoryEnd)
     {
         _memoryEnd = memoryEnd;
         _roomEnd = Math.Min(_end, memoryEnd);
     }
 
+    /// <summary>
+    /// The writer has no output memory now (<see cref="SetMemoryEnd"/> of 0): no record fits before memory is taken,
+    /// whatever the buffer's end, so the room ends at 0 without comparing.
+    /// </summary>
+    public void ForgetMemory()
+    {
+        _memoryEnd = 0;
+        _roomEnd = 0;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void SetEnd(int end)
     {
         _end = end;
@@ -77,9 +92,23 @@ internal struct InBoxBufferModel
     public void Reset() => Flush(0);
 
     /// <summary>A flush of the buffer at <paramref name="position"/>: explicit, or because a reservation did not fit.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Flush(int position) => SetEnd(position + BufferLength);
 
+    /// <summary>
+    /// A flush once the writer has handed on every byte and holds no memory (its position is 0 again): the buffer
+    /// begins at 0, and the room stays 0 (<see cref="ForgetMemory"/>) until memory is taken. One store: a writer's
+    /// flush is inlined into its callers, whose inlining budget a compare more here used up (W2's one-element
+    /// documents left it as a call).
+    /// </summary>
+    public void FlushWithoutMemory()
+    {
+        Debug.Assert(_memoryEnd == 0 && _roomEnd == 0);
+        _end = BufferLength;
+    }
+
     /// <summary>The writer's positions moved back by <paramref name="count"/> bytes (handed to its output).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Rebase(int count) => SetEnd(_end - count);
 
     /// <summary><c>GetBuffer(count)</c> at <paramref name="position"/>: flush unless <paramref name="count"/> bytes fit.</summary>
