@@ -334,7 +334,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// <summary>Drops the output memory and its references (the writer is closed).</summary>
     private void ReleaseMemory()
     {
-        SetMemoryLength(0);
+        ForgetMemory();
         _memory = default;
         _memoryArray = null;
         _memoryArrayOffset = 0;
@@ -480,7 +480,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
         _model.WriteNodeType(_pending, payloadReservation);
         if (MemoryLength - _pending < size) GrowInline(size);
         byte[]? array = _memoryArray;
-        return ref array is not null ? ref MemoryByte(array, _pending) : ref MemoryTailStart(size);
+        return ref array is not null ? ref ArrayStart(array, size) : ref MemoryTailStart(size);
     }
 
     /// <summary>Writes a non-text record whose payload is a name (an element's or attribute's local name).</summary>
