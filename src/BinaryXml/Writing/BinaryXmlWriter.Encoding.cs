@@ -391,8 +391,15 @@ public sealed partial class BinaryXmlWriter
             if (n >= 8 && Vector128.IsHardwareAccelerated) return TranscodeName8To16(chars, destination);
             if (TryNarrowAsciiUpTo8(chars, destination)) return n;
         }
-        return TranscodeUtf8Vectorized(chars, destination);
+        return TranscodeNameUtf8(chars, destination);
     }
+
+    /// <summary>
+    /// A name longer than 16 characters, or not ASCII: the transcoder, out of line. Inlined, its ASCII step took the
+    /// inlining budget of some callers' loops, which then left the end tag's path as calls (W3's inline names).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int TranscodeNameUtf8(ReadOnlySpan<char> chars, Span<byte> destination) => TranscodeUtf8Vectorized(chars, destination);
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int TranscodeName8To16(ReadOnlySpan<char> chars, Span<byte> destination)

@@ -403,6 +403,9 @@ public sealed partial class BinaryXmlWriter
         /// (a declaration by reference passed on the way was redeclared, so the search by value passes it too); -1 when
         /// none. Attributes take only prefixed declarations.
         /// </summary>
+        // Out of line: the lookups' cached declaration answers most calls, and inlined into a caller's loop the
+        // search took the budget that loop's other short paths needed.
+        [MethodImpl(MethodImplOptions.NoInlining)]
         private int FindDeclaration(string ns, bool prefixedOnly)
         {
             if (_indexed) return FindIndexedDeclaration(ns, prefixedOnly);
