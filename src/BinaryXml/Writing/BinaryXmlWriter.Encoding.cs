@@ -401,6 +401,9 @@ public sealed partial class BinaryXmlWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int TranscodeNameUtf8(ReadOnlySpan<char> chars, Span<byte> destination) => TranscodeUtf8Vectorized(chars, destination);
 
+    // Out of line still: inlined into TranscodeName (with the search and the fallback out of line), it made W3's inline
+    // names faster but took the budget of W2's one-element document, whose flush was then called (benchmark runs
+    // 716–761; see benchmarks/HISTORY.md).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int TranscodeName8To16(ReadOnlySpan<char> chars, Span<byte> destination)
         => TryNarrowAscii8To16(chars, destination) ? chars.Length : TranscodeUtf8Vectorized(chars, destination);
