@@ -214,10 +214,8 @@ public sealed partial class BinaryXmlWriter : IDisposable
             ReturnScratch();
             if (_streamOutput is not null)
             {
-                Stream stream = _streamOutput.Stream;
-                bool ownsStream = _streamOutput.OwnsStream;
                 _streamOutput.Release();
-                if (ownsStream) stream.Dispose();
+                if (_streamOutput.OwnsStream) _streamOutput.Stream.Dispose();
             }
         }
     }
