@@ -55,11 +55,19 @@ internal struct SessionKeyCache
         public int Document;
     }
 
+    // Out of line (once in 2^32 documents): Forget is inlined into the writer's reset, whose callers' inlining budget
+    // a one-element document needs for its flush.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ClearEntries()
+    {
+        if (_entries is not null) Array.Clear(_entries);
+    }
+
     /// <summary>Drops every entry: a new document, or a session changed since they were kept.</summary>
     public void Forget()
     {
         // After 2^32 documents, entries stamped with this number long ago would be taken as current.
-        if (++_document == 0 && _entries is not null) Array.Clear(_entries);
+        if (++_document == 0) ClearEntries();
         _finds = 0;
     }
 

@@ -40,7 +40,7 @@ public sealed partial class BinaryXmlWriter
         _writeState = WriteState.Start;
         _documentState = DocumentState.None;
         // Prefix counters go back to 0 as their elements end: only a document left with open elements has any set.
-        if (_nsMgr.Depth != 0) Array.Clear(_scratch!.PrefixIds);
+        if (_nsMgr.Depth != 0) ClearPrefixIds();
         _nsMgr.Clear();
         _inList = false;
         ResetAttributeState();
@@ -48,6 +48,10 @@ public sealed partial class BinaryXmlWriter
         // Before the root, with nothing open or pending.
         _plain = _reportResolvedPrefixes ? PlainState.None : PlainState.TopLevel;
     }
+
+    // Out of line (a document left with open elements): see LeaveStreamOutput.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ClearPrefixIds() => Array.Clear(_scratch!.PrefixIds);
 
     /// <summary>The xml:lang in scope, as <see cref="XmlWriter.XmlLang"/>.</summary>
     public string? XmlLang => _scratch is null ? null : _nsMgr.XmlLang;

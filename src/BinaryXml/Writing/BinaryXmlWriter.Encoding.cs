@@ -378,9 +378,11 @@ public sealed partial class BinaryXmlWriter
     }
 
     /// <summary>
-    /// <see cref="TranscodeUtf8"/> for a name: names of 8 to 16 characters out of line. Inlined into a caller's loop
-    /// with the rest of a start tag, that step took the inlining budget the end tag's path needed (W3 inline names 6–10 %
-    /// slower once the output spans became cheaper); text keeps it inline (W2 8 characters 13 % slower with a call).
+    /// <see cref="TranscodeUtf8"/> for a name: ASCII names of up to 16 characters narrowed in line, the rest out of line
+    /// (<see cref="TranscodeNameUtf8"/>). What is inlined here counts against the JIT's inlining budget of every caller
+    /// that inlines a start tag: the step for 8 to 16 characters was out of line until a one-element document's reset
+    /// and flush took less of that budget (the model's <see cref="InBoxBufferModel.Restart"/>, the stream's flush and
+    /// the rare resets out of line), so that its flush still fits behind it (benchmarks/HISTORY.md, runs 779 on).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int TranscodeName(ReadOnlySpan<char> chars, Span<byte> destination)
@@ -388,7 +390,7 @@ public sealed partial class BinaryXmlWriter
         int n = chars.Length;
         if (n <= 16 && destination.Length >= n)
         {
-            if (n >= 8 && Vector128.IsHardwareAccelerated) return TranscodeName8To16(chars, destination);
+            if (n >= 8 && Vector128.IsHardwareAccelerated) return TryNarrowAscii8To16(chars, destination) ? n : TranscodeNameUtf8(chars, destination);
             if (TryNarrowAsciiUpTo8(chars, destination)) return n;
         }
         return TranscodeNameUtf8(chars, destination);
@@ -400,13 +402,6 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int TranscodeNameUtf8(ReadOnlySpan<char> chars, Span<byte> destination) => TranscodeUtf8Vectorized(chars, destination);
-
-    // Out of line still: inlined into TranscodeName (with the search and the fallback out of line), it made W3's inline
-    // names faster but took the budget of W2's one-element document, whose flush was then called (benchmark runs
-    // 716–761; see benchmarks/HISTORY.md).
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int TranscodeName8To16(ReadOnlySpan<char> chars, Span<byte> destination)
-        => TryNarrowAscii8To16(chars, destination) ? chars.Length : TranscodeUtf8Vectorized(chars, destination);
 
     /// <summary>
     /// Eight to sixteen characters, if all ASCII, narrowed into <paramref name="destination"/> (room for them): the

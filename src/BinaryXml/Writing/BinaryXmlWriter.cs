@@ -104,10 +104,18 @@ public sealed partial class BinaryXmlWriter : IDisposable
     public void Reset(IBufferWriter<byte> output, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         ArgumentNullException.ThrowIfNull(output);
-        _streamOutput?.Release();
-        _streamOutput = null;
+        if (_streamOutput is not null) LeaveStreamOutput();
         if (!ReferenceEquals(_output, output)) _output = output;
         SetState(dictionary, session);
+    }
+
+    // Out of line, as the other steps a reset rarely takes: Reset is inlined into its callers, and what it inlines
+    // counts against their inlining budget, which a one-element document needs for its flush.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void LeaveStreamOutput()
+    {
+        _streamOutput!.Release();
+        _streamOutput = null;
     }
 
     /// <summary>Starts a new document on a stream.</summary>
@@ -131,11 +139,10 @@ public sealed partial class BinaryXmlWriter : IDisposable
         if (!ReferenceEquals(_session, session)) _session = session;
         // Another document: the session may have been reset, or used by another writer, since the last.
         _scratch.SessionKeys.Forget();
-        ForgetMemory();
         _pending = 0;
         _committed = 0;
         _textNodeStart = -1;
-        _model.Reset();
+        _model.Restart();
         ResetXmlState();
     }
 
@@ -168,18 +175,32 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void FlushOutput()
     {
         CommitForFlush();
-        if (_streamOutput is not null)
-        {
-            _streamOutput.WriteToStream();
-            _streamOutput.Stream.Flush();
-        }
+        if (_streamOutput is not null) FlushStream(_streamOutput);
     }
 
-    /// <summary>What a flush does before the output's own: the bytes written so far committed, and the flush modelled.</summary>
+    // Out of line: a flush is inlined into its callers, and the stream's steps inlined there took inlining budget that
+    // a one-element document's own short paths need.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void FlushStream(StreamBufferWriter output)
+    {
+        output.WriteToStream();
+        output.Stream.Flush();
+    }
+
+    /// <summary>
+    /// What a flush does before the output's own: the bytes written so far committed, and the flush modelled. Then the
+    /// writer is at its position 0 again with no memory, and .NET's buffer begins there, as at a document's start.
+    /// </summary>
     private void CommitForFlush()
     {
-        Commit();
-        _model.FlushWithoutMemory();
+        if (_pending > 0)
+        {
+            Advance(_pending);
+            _committed += _pending;
+        }
+        _pending = 0;
+        _textNodeStart = -1;
+        _model.Restart();
     }
 
     private void Commit()
