@@ -193,27 +193,29 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// </summary>
     private void CommitForFlush()
     {
-        if (_pending > 0)
-        {
-            Advance(_pending);
-            _committed += _pending;
-        }
-        _pending = 0;
-        _textNodeStart = -1;
+        HandOnPending();
         _model.Restart();
     }
 
+    /// <summary>Hands the pending bytes on and drops the output memory; the writer's positions move back by their count.</summary>
     private void Commit()
     {
-        if (_pending > 0)
+        _model.Rebase(HandOnPending());
+        ForgetMemory();
+    }
+
+    /// <summary>Hands the pending bytes to the output (no fold into them after this); returns how many.</summary>
+    private int HandOnPending()
+    {
+        int count = _pending;
+        if (count > 0)
         {
-            Advance(_pending);
-            _committed += _pending;
-            _model.Rebase(_pending);
+            Advance(count);
+            _committed += count;
         }
         _pending = 0;
-        ForgetMemory();
         _textNodeStart = -1;
+        return count;
     }
 
     /// <summary>Closes open elements, flushes, and releases the output (and the stream when owned).</summary>
