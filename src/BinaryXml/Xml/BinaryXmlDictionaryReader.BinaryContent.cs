@@ -37,9 +37,10 @@ public sealed partial class BinaryXmlDictionaryReader
         else if (_nodeType == XmlNodeType.Text && IsBytes(_textRecord))
         {
             // A read in pieces under way on the node: what is left of its payload when the pieces came from it; when
-            // they came through its text (a block begun in the text before it, or Value read first), the whole
-            // payload, as .NET's reader, whose count goes by the record and not by the characters taken from it.
-            total = PieceReadUnderWay && _pieceText is null ? _valueLocation.Length - _pieceUsed : _valueLocation.Length;
+            // they came through its text (a block begun in the text before it, a comment passed on the way, or Value
+            // read first), what was left when they began to, as .NET's reader, whose count goes by the bytes taken
+            // from the record and not by the characters taken from its text.
+            total = _valueLocation.Length - (!PieceReadUnderWay ? 0 : _pieceText is null ? _pieceUsed : _pieceBytesTaken);
         }
         else
         {
@@ -125,6 +126,9 @@ public sealed partial class BinaryXmlDictionaryReader
 
     private long _pieceKey = -1;
     private int _pieceUsed;
+    // The bytes a Bytes record gave as bytes before the read went on in its text (PieceSource): .NET's reader counts
+    // what is left of the record by them (TryGetBase64ContentLength).
+    private int _pieceBytesTaken;
     // A text node's characters one byte each (ASCII, '?' for any other character: no base64), when they are not
     // ASCII in the input (non-ASCII UTF-8, a Unicode, dictionary or typed record), and the string they come from: a
     // read in pieces counts characters, as .NET's reader, which decodes the characters of the content.
@@ -159,6 +163,7 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         _pieceKey = NodeKey;
         _pieceUsed = 0;
+        _pieceBytesTaken = 0;
         _pieceText = null;
         _pieceString = null;
         _pieceInputAscii = false;
@@ -216,7 +221,13 @@ public sealed partial class BinaryXmlDictionaryReader
             if (_pieceInputAscii || (_pieceInputAscii = Ascii.IsValid(utf8))) return utf8;
         }
         // ASCII, with '?' for every other character (no best fit, which Latin-1 would use: 'Ů' would become 'U').
+        // A Bytes record read in part as bytes goes on as the base64 of what is left of it (its Value then).
         _pieceString = NodeValue;
+        if (IsUndecodedBytesText)
+        {
+            _pieceBytesTaken = _pieceUsed;
+            _pieceUsed = 0;
+        }
         return _pieceText = Encoding.ASCII.GetBytes(_pieceString);
     }
 
@@ -240,8 +251,11 @@ public sealed partial class BinaryXmlDictionaryReader
         while (written < destination.Length)
         {
             // Comments are passed over; before the first Read, as .NET's reader, the reader moves to the first node.
+            // Either makes the call one of characters: .NET's reader takes bytes straight from the records only until
+            // it meets a node that gives none (a comment among them).
             if (_nodeType == XmlNodeType.Comment || _readState == ReadState.Initial)
             {
+                throughText = true;
                 NextPieceNode();
                 continue;
             }
@@ -252,8 +266,8 @@ public sealed partial class BinaryXmlDictionaryReader
             }
             // A call that began on text takes a Bytes record it reaches as its base64 characters, as .NET's reader,
             // which decides between bytes and characters once per call (it decides again only past UTF-8 text with
-            // nothing left, below).
-            if (IsUndecodedBytesText && _base64CarryCount == 0 && !throughText)
+            // nothing left, below); so does a call that began after Value was asked for.
+            if (IsUndecodedBytesText && _base64CarryCount == 0 && !throughText && !ValueStringKept)
             {
                 int left = _valueLocation.Length - _pieceUsed;
                 if (left == 0)
@@ -277,8 +291,6 @@ public sealed partial class BinaryXmlDictionaryReader
             {
                 if (withinNode) break;
                 NextPieceNode();
-                // A comment there ends that search: the call goes on in characters.
-                if (_nodeType == XmlNodeType.Comment) throughText = true;
                 continue;
             }
             throughText = true;
