@@ -224,17 +224,20 @@ internal static class Targets
                 if (which == 0)
                 {
                     // The first of every four text nodes, and the content after it, read as base64 in pieces of five
-                    // bytes: the length known in advance, the bytes, what is left of the node after the first piece and
-                    // the node after them; an error ends the trace (readers differ in where they stop).
+                    // bytes: the length known in advance, the bytes, what is left of the node after the first piece
+                    // (after every piece, every other time: Value asked between pieces turns the next one to
+                    // characters, adapter seed 1078) and the node after them; an error ends the trace (readers differ
+                    // in where they stop).
                     var bytes = new System.Text.StringBuilder();
                     byte[] piece = new byte[5];
+                    bool everyPiece = (texts / 4 + turn) % 2 != 0;
                     try
                     {
                         trace.Add($"base64 length {r.TryGetBase64ContentLength(out int length)} {length}");
                         int n;
                         while ((n = r.ReadContentAsBase64(piece, 0, piece.Length)) > 0)
                         {
-                            if (bytes.Length == 0) trace.Add($"first piece {n}, left {r.TryGetBase64ContentLength(out length)} {length} '{r.Value}' {r.NodeType}");
+                            if (bytes.Length == 0 || everyPiece) trace.Add($"piece {n}, left {r.TryGetBase64ContentLength(out length)} {length} '{r.Value}' {r.NodeType}");
                             bytes.Append(Convert.ToHexString(piece, 0, n));
                         }
                     }
