@@ -861,7 +861,7 @@ public sealed partial class DictionaryReaderContractTests
     public static TheoryData<string, int, bool> Base64TextShapes()
     {
         var data = new TheoryData<string, int, bool>();
-        foreach (string shape in new[] { "one node", "split", "spaces" })
+        foreach (string shape in new[] { "one node", "split", "spaces", "lines", "padded" })
         {
             foreach (int piece in new[] { 1, 2, 3, 7, 1000, 4096 })
             {
@@ -878,7 +878,10 @@ public sealed partial class DictionaryReaderContractTests
     {
         // Base64 as text (Chars records: a text writer's output re-encoded, or WriteString of base64), 40,000 bytes
         // against the default MaxArrayLength of 16,384: in one node; split between nodes in the middle of a block (a
-        // comment between them); with whitespace around and inside it.
+        // comment between them); with whitespace around and inside it; in lines of 76 characters, each line and each
+        // line feed a text node; in two runs each with its padding (a padded block inside the text). The length of
+        // every piece is compared: white space counts towards the characters a call reads, and a line feed read alone
+        // does not (found by a sweep of small documents in the sixty-first session).
         byte[] payload = new byte[40_000];
         new Random(piece).NextBytes(payload);
         string b64 = Convert.ToBase64String(payload);
@@ -895,6 +898,16 @@ public sealed partial class DictionaryReaderContractTests
                     w.WriteString(b64[1001..30_003]);
                     w.WriteString(b64[30_003..]);
                     break;
+                case "lines":
+                    for (int i = 0; i < b64.Length; i += 76)
+                    {
+                        w.WriteString(b64.Substring(i, Math.Min(76, b64.Length - i)));
+                        w.WriteString("\n");
+                    }
+                    break;
+                case "padded":
+                    w.WriteString(Convert.ToBase64String(payload, 0, 1000) + Convert.ToBase64String(payload, 1000, payload.Length - 1000));
+                    break;
                 default:
                     w.WriteString(" " + b64[..1000] + " \r\n\t" + b64[1000..2001] + " " + b64[2001..] + "\n");
                     break;
@@ -906,15 +919,17 @@ public sealed partial class DictionaryReaderContractTests
             r.ReadStartElement("r");
             if (!element) r.ReadStartElement("b");
             var read = new MemoryStream();
+            var lengths = new System.Text.StringBuilder();
             byte[] buffer = new byte[piece];
             int n;
             while ((n = element ? r.ReadElementContentAsBase64(buffer, 0, piece) : r.ReadContentAsBase64(buffer, 0, piece)) > 0)
             {
                 Assert.InRange(n, 1, piece);
                 read.Write(buffer, 0, n);
+                lengths.Append(n).Append(',');
             }
             Assert.Equal(payload, read.ToArray());
-            return $"{r.NodeType} {r.LocalName}";
+            return $"{lengths}then {r.NodeType} {r.LocalName}";
         }
         Assert.Equal(Read("in-box"), Read("BinaryXml"));
     }
@@ -959,7 +974,8 @@ public sealed partial class DictionaryReaderContractTests
     [InlineData("String(\"AQIDxx==*AQI\")", 1)]
     public void Bytes_before_bad_base64_text_are_returned_as_the_in_box_reader_returns_them(string content, int piece)
     {
-        // A padded block ends the data (its unused bits may be set: "xx==", "xxx="); what follows fails on the next call.
+        // Pieces of five bytes or one take a block a call: a padded block's bytes (its unused bits may be set: "xx==",
+        // "xxx=") come first, and what follows fails on the next call.
         byte[] data = Doc("StartElement(null, \"b\", null); " + content + "; EndElement()");
         string Read(string factory)
         {

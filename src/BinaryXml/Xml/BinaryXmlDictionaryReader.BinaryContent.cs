@@ -119,9 +119,6 @@ public sealed partial class BinaryXmlDictionaryReader
     // split between text nodes, as when text was written in several calls); decoded bytes that did not fit (fewer
     // than three: a piece of one or two bytes).
 
-    /// <summary>The most base64 characters decoded in one step (through a buffer on the stack).</summary>
-    private const int Base64CharsPerStep = 1024;
-
     private static readonly SearchValues<byte> Base64Whitespace = SearchValues.Create(" \t\r\n"u8);
 
     private long _pieceKey = -1;
@@ -232,10 +229,11 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
-    /// Reads the next bytes of base64 content into <paramref name="destination"/>. As .NET's reader, a call returns
-    /// bytes of one node at most (or bytes left over from the last call), and moves to the next node (passing over
-    /// comments) when the current one is used up; at the end of the content it is on the node after it and returns 0.
-    /// <paramref name="withinNode"/>: the current node's value only (0 at its end, the reader not moved).
+    /// Reads the next bytes of base64 content into <paramref name="destination"/>, as .NET's reader does: bytes left
+    /// over from the last call; else bytes taken straight from the records (<see cref="TryReadBase64Straight"/>); else
+    /// the content's characters, in blocks (<see cref="ReadBase64Chars"/>). At the end of the content the reader is on
+    /// the node after it and the call returns 0. <paramref name="withinNode"/>: the current node's value only (0 at its
+    /// end, the reader not moved).
     /// </summary>
     private int ReadBase64Content(Span<byte> destination, bool withinNode = false)
     {
@@ -245,84 +243,125 @@ public sealed partial class BinaryXmlDictionaryReader
             _base64CarryCount = _base64TrailCount = 0;
         }
         if (_base64TrailCount > 0) return TakeBase64Trail(destination);
-        Span<byte> chars = stackalloc byte[Base64CharsPerStep];
-        int written = 0;
-        bool throughText = false;
-        while (written < destination.Length)
-        {
-            // Comments are passed over; before the first Read, as .NET's reader, the reader moves to the first node.
-            // Either makes the call one of characters: .NET's reader takes bytes straight from the records only until
-            // it meets a node that gives none (a comment among them).
-            if (_nodeType == XmlNodeType.Comment || _readState == ReadState.Initial)
-            {
-                throughText = true;
-                NextPieceNode();
-                continue;
-            }
-            if (!IsContentText)
-            {
-                if (_base64CarryCount > 0) ThrowBase64BlockUnfinished();
-                break;
-            }
-            // A call that began on text takes a Bytes record it reaches as its base64 characters, as .NET's reader,
-            // which decides between bytes and characters once per call (it decides again only past UTF-8 text with
-            // nothing left, below); so does a call that began after Value was asked for.
-            if (IsUndecodedBytesText && _base64CarryCount == 0 && !throughText && !ValueStringKept)
-            {
-                int left = _valueLocation.Length - _pieceUsed;
-                if (left == 0)
-                {
-                    if (written > 0 || withinNode) break;
-                    NextPieceNode();
-                    continue;
-                }
-                int n = Math.Min(destination.Length - written, left);
-                Data.Slice(_valueLocation.Start + _pieceUsed, n).CopyTo(destination[written..]);
-                _pieceUsed += n;
-                written += n;
-                continue;
-            }
-            // .NET's reader takes UTF-8 text of whole blocks as base64 directly (its value handle's TryReadBase64, for a
-            // piece of three bytes or more, unless it keeps a string of the value): such text with nothing left gives
-            // no bytes, and the call goes on to the next node still deciding between bytes and characters there (a
-            // Bytes record after an empty Chars record is taken as its bytes).
-            if (!throughText && written == 0 && _base64CarryCount == 0 && destination.Length >= 3 && !ValueStringKept
-                && PieceTextIsInput && _pieceUsed == (_pieceText?.Length ?? _valueLocation.Length))
-            {
-                if (withinNode) break;
-                NextPieceNode();
-                continue;
-            }
-            throughText = true;
-            ReadOnlySpan<byte> source = PieceSource();
-            if (_pieceUsed == source.Length)
-            {
-                if (written > 0) break;
-                if (withinNode)
-                {
-                    if (_base64CarryCount > 0) ThrowBase64BlockUnfinished();
-                    break;
-                }
-                NextPieceNode();
-                continue;
-            }
-            // Whole blocks only, as .NET's reader: a piece ends short rather than leave bytes of a block over.
-            if (written > 0 && destination.Length - written < 3) break;
-            written += DecodeBase64Text(source, chars, destination[written..], out bool padded);
-            // A padded block ends the base64 data: its bytes are returned before anything after it is decoded (and
-            // perhaps fails), as .NET's reader, which decodes one run of characters per call, returns them.
-            if (_base64TrailCount > 0 || padded) break;
-        }
-        return written;
+        if (destination.IsEmpty) return 0;
+        // Characters of a block begun, or Value asked for, make the call one of characters.
+        if (_base64CarryCount == 0 && !ValueStringKept && TryReadBase64Straight(destination, withinNode, out int written)) return written;
+        if (_nodeType is XmlNodeType.Element or XmlNodeType.EndElement) return 0;
+        return ReadBase64Chars(destination, withinNode);
     }
 
-    /// <summary>Fails a read whose content ended inside a block: as in .NET's reader, the block's characters are used up
-    /// (a read after it starts afresh, and at an end tag returns 0).</summary>
-    private void ThrowBase64BlockUnfinished()
+    /// <summary>
+    /// Bytes taken straight from the records, as .NET's reader takes them (its value handle's <c>TryReadBase64</c>):
+    /// a Bytes record's payload, or UTF-8 text of whole blocks (three bytes or more asked for) that decodes; a record
+    /// used up, the reader moves on and tries the next, until one gives bytes. False, with nothing taken from it, at a
+    /// node that gives none this way (a comment, other text, an end tag), or before the first Read: the call goes on
+    /// in characters.
+    /// </summary>
+    private bool TryReadBase64Straight(Span<byte> destination, bool withinNode, out int written)
     {
-        int left = _base64CarryCount;
-        _base64CarryCount = 0;
-        throw new BinaryXmlException($"The base64 text ends inside a block of four characters ({left} left)", _state.BytesConsumed);
+        written = 0;
+        while (_readState != ReadState.Initial && _nodeType != XmlNodeType.Comment)
+        {
+            int left = _valueLocation.Length - _pieceUsed, taken;
+            if (IsUndecodedBytesText)
+            {
+                written = taken = Math.Min(destination.Length, left);
+                Data.Slice(_valueLocation.Start + _pieceUsed, taken).CopyTo(destination);
+            }
+            else if (destination.Length >= 3 && PieceTextIsInput && _pieceText is null && left % 4 == 0)
+            {
+                CheckTextBytes();
+                taken = Math.Min(destination.Length / 3 * 4, left);
+                if (!TryDecodeBase64Blocks(Data.Slice(_valueLocation.Start + _pieceUsed, taken), destination, out written)) return false;
+            }
+            else
+            {
+                return false;
+            }
+            _pieceUsed += taken;
+            if (written > 0 || withinNode) return true;
+            NextPieceNode();
+        }
+        return false;
+    }
+
+    /// <summary>
+    /// Reads the content's characters (base64 text, a Bytes record as its base64) and decodes them, as .NET's reader
+    /// does: at most 512 bytes a call; the characters are read node by node (<c>ReadContentAsChars</c>; one line feed
+    /// read alone is dropped) until a block's four are in hand, at most as many as the bytes asked for take (white
+    /// space counted); those beyond whole blocks are kept for the next call; characters that do not decode are taken
+    /// again without white space, and read on from there. Fewer than a block's bytes asked for, the block is decoded
+    /// and what does not fit kept. <paramref name="withinNode"/>: the current node's characters only.
+    /// </summary>
+    private int ReadBase64Chars(Span<byte> destination, bool withinNode)
+    {
+        int byteCount = Math.Min(destination.Length, MaxBytesPerCharRead);
+        int maxChars = byteCount < 3 ? 4 : byteCount / 3 * 4;
+        Span<byte> chars = stackalloc byte[MaxBytesPerCharRead / 3 * 4];
+        int count = 0;
+        while (true)
+        {
+            ((ReadOnlySpan<byte>)_base64Carry)[.._base64CarryCount].CopyTo(chars[count..]);
+            count += _base64CarryCount;
+            _base64CarryCount = 0;
+            while (count < 4)
+            {
+                int n = ReadPieceChars(chars[count..maxChars], withinNode);
+                if (!withinNode && n == 1 && chars[count] == (byte)'\n') continue;
+                if (n == 0) break;
+                count += n;
+            }
+            if (count >= 4)
+            {
+                _base64CarryCount = count % 4;
+                count -= _base64CarryCount;
+                chars.Slice(count, _base64CarryCount).CopyTo(_base64Carry);
+            }
+            bool whole = byteCount >= 3;
+            if (TryDecodeBase64Blocks(chars[..count], whole ? destination : _base64Trail, out int written))
+            {
+                if (whole) return written;
+                _base64TrailCount = written;
+                return TakeBase64Trail(destination);
+            }
+            int kept = RemoveBase64Whitespace(chars[..count]);
+            if (kept == count)
+            {
+                // As .NET's reader: the characters of the block begun are used up with the failure.
+                _base64CarryCount = 0;
+                throw new BinaryXmlException($"The content is not base64 (in '{Encoding.ASCII.GetString(chars[..Math.Min(count, 64)])}')", _state.BytesConsumed);
+            }
+            count = kept;
+        }
+    }
+
+    /// <summary>The most bytes one read of characters gives, as in .NET's reader.</summary>
+    private const int MaxBytesPerCharRead = 512;
+
+    /// <summary>
+    /// The next characters of the content (<paramref name="withinNode"/>: of the current node), one byte each
+    /// (<see cref="PieceSource"/>), as many as fit and the node has: what ReadContentAsChars (ReadValueChunk) gives,
+    /// moving on past a used-up node and any that is not text; 0 at an element, an end tag or the end of the input.
+    /// </summary>
+    private int ReadPieceChars(Span<byte> into, bool withinNode)
+    {
+        while (true)
+        {
+            if (_nodeType is XmlNodeType.Element or XmlNodeType.EndElement || _readState != ReadState.Interactive && _readState != ReadState.Initial) return 0;
+            if (IsContentText)
+            {
+                ReadOnlySpan<byte> source = PieceSource();
+                int n = Math.Min(into.Length, source.Length - _pieceUsed);
+                if (n > 0)
+                {
+                    source.Slice(_pieceUsed, n).CopyTo(into);
+                    _pieceUsed += n;
+                    return n;
+                }
+            }
+            if (withinNode) return 0;
+            NextPieceNode();
+        }
     }
 
     /// <summary>Moves to the next node of the content and starts reading it (a block begun may go on in it).</summary>
@@ -332,59 +371,47 @@ public sealed partial class BinaryXmlDictionaryReader
         EnterPieceNode();
     }
 
-    /// <summary>
-    /// Decodes the current text node's next base64 characters (whitespace passed over) after those carried from before,
-    /// as many whole blocks as fit into <paramref name="destination"/> (one block into the trail when fewer than
-    /// three bytes fit); a block's first characters that the node ends before are carried to the next.
-    /// <paramref name="padded"/>: the last block decoded ends in padding.
-    /// </summary>
-    private int DecodeBase64Text(ReadOnlySpan<byte> source, Span<byte> chars, Span<byte> destination, out bool padded)
+    /// <summary>Removes base64's white space (XML's: space, tab, CR, LF) from <paramref name="chars"/>; the number kept.</summary>
+    private static int RemoveBase64Whitespace(Span<byte> chars)
     {
-        int wanted = Math.Min(Base64CharsPerStep, Math.Max(destination.Length / 3, 1) * 4);
-        ((ReadOnlySpan<byte>)_base64Carry)[.._base64CarryCount].CopyTo(chars);
-        int count = _base64CarryCount;
-        // The carried characters are taken: should the blocks fail to decode, they are used up with them, as in .NET's reader.
-        _base64CarryCount = 0;
-        while (count < wanted && _pieceUsed < source.Length)
+        int kept = 0;
+        foreach (byte c in chars)
         {
-            ReadOnlySpan<byte> rest = source.Slice(_pieceUsed, Math.Min(source.Length - _pieceUsed, wanted - count));
-            int space = rest.IndexOfAny(Base64Whitespace);
-            int take = space < 0 ? rest.Length : space;
-            rest[..take].CopyTo(chars[count..]);
-            count += take;
-            _pieceUsed += space < 0 ? take : take + 1;
+            if (!Base64Whitespace.Contains(c)) chars[kept++] = c;
         }
-        int whole = count & ~3;
-        int written = 0;
-        padded = whole > 0 && chars[whole - 1] == (byte)'=';
-        if (whole > 0)
-        {
-            Span<byte> target = destination.Length >= 3 ? destination : _base64Trail;
-            if (Base64.DecodeFromUtf8(chars[..whole], target, out _, out written) != OperationStatus.Done)
-                written = DecodeBase64Leniently(chars[..whole], target);
-            if (destination.Length < 3)
-            {
-                _base64TrailCount = written;
-                written = TakeBase64Trail(destination);
-            }
-        }
-        _base64CarryCount = count - whole;
-        chars.Slice(whole, _base64CarryCount).CopyTo(_base64Carry);
-        return written;
+        return kept;
     }
 
     /// <summary>
-    /// Decodes whole blocks of base64 with Convert's rule, the rule of .NET's reader and of this reader's whole reads:
-    /// the unused bits of a padded block are ignored ("xxx="), where the vectorized <see cref="Base64.DecodeFromUtf8"/>
-    /// fails. Taken only where that failed: wherever it succeeds the two decode alike.
+    /// Decodes whole blocks of base64 as .NET's reader does (its Base64Encoding): block by block, a padded block
+    /// anywhere giving its one or two bytes, the unused bits of a padded block ignored; false for anything else
+    /// (white space, a length not of whole blocks, a character outside the alphabet, padding out of place).
     /// </summary>
-    private int DecodeBase64Leniently(ReadOnlySpan<byte> ascii, Span<byte> destination)
+    private static bool TryDecodeBase64Blocks(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
     {
-        string text = Encoding.ASCII.GetString(ascii);
-        if (!Convert.TryFromBase64String(text, destination, out int written))
-            throw new BinaryXmlException($"The content is not base64 (in '{text[..Math.Min(text.Length, 64)]}')", _state.BytesConsumed);
-        return written;
+        written = 0;
+        if (ascii.Length % 4 != 0) return false;
+        while (!ascii.IsEmpty)
+        {
+            // A run of blocks up to the first padded one (or to the end), decoded in one step.
+            int padding = ascii.IndexOf((byte)'=');
+            int run = padding < 0 ? ascii.Length : (padding / 4 + 1) * 4;
+            ReadOnlySpan<byte> blocks = ascii[..run];
+            if (blocks.IndexOfAny(Base64Whitespace) >= 0) return false;
+            if (Base64.DecodeFromUtf8(blocks, destination[written..], out _, out int n) != OperationStatus.Done)
+            {
+                // The vectorized decoder refuses a padded block's unused bits; Convert's rule ignores them.
+                if (!TryDecodeBase64Leniently(blocks, destination[written..], out n)) return false;
+            }
+            written += n;
+            ascii = ascii[run..];
+        }
+        return true;
     }
+
+    /// <summary>Decodes whole blocks with Convert's rule (the unused bits of a padded block ignored), where the vectorized <see cref="Base64.DecodeFromUtf8"/> fails.</summary>
+    private static bool TryDecodeBase64Leniently(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
+        => Convert.TryFromBase64String(Encoding.ASCII.GetString(ascii), destination, out written);
 
     /// <summary>Returns bytes decoded by an earlier call that did not fit.</summary>
     private int TakeBase64Trail(Span<byte> destination)
