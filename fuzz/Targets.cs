@@ -224,12 +224,13 @@ internal static class Targets
                 if (which == 0)
                 {
                     // The first of every four text nodes, and the content after it, read as base64 in pieces of five
-                    // bytes: the length known in advance, the bytes, what is left of the node after the first piece
-                    // (after every piece, every other time: Value asked between pieces turns the next one to
-                    // characters, adapter seed 1078) and the node after them; an error ends the trace (readers differ
-                    // in where they stop).
+                    // bytes (one block of characters a call), or of seven every other time (two blocks: white space
+                    // counts among the characters a call reads): the length known in advance, the bytes, what is left
+                    // of the node after the first piece (after every piece, every other time: Value asked between
+                    // pieces turns the next one to characters, adapter seed 1078) and the node after them; an error
+                    // ends the trace (readers differ in where they stop).
                     var bytes = new System.Text.StringBuilder();
-                    byte[] piece = new byte[5];
+                    byte[] piece = new byte[(texts / 8 + turn) % 2 == 0 ? 5 : 7];
                     bool everyPiece = (texts / 4 + turn) % 2 != 0;
                     try
                     {
