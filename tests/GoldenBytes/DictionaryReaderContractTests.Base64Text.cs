@@ -128,29 +128,36 @@ public sealed partial class DictionaryReaderContractTests
         byte[] doc = Hex.Parse($"40 01 61 {content} 01");
         foreach (int size in new[] { 5, 2 })
         {
-            string Run(string factory)
-            {
-                using XmlDictionaryReader r = Create(factory, doc);
-                r.Read(); r.Read();
-                var log = new StringBuilder($"{what}, pieces of {size}: ");
-                byte[] piece = new byte[size];
-                try
-                {
-                    int n;
-                    while ((n = r.ReadContentAsBase64(piece, 0, size)) > 0)
-                    {
-                        log.Append($"{Convert.ToHexString(piece, 0, n)} on {r.NodeType}, left {r.TryGetBase64ContentLength(out int left)} {left}; ");
-                    }
-                }
-                catch (XmlException)
-                {
-                    log.Append("fails");
-                }
-                log.Append($"then {r.NodeType} {r.Name}");
-                return log.ToString();
-            }
-            AlikeInBox(Run);
+            AlikeInBox(factory => ContentInPieces(factory, doc, $"{what}, pieces of {size}: ", size, askValue: false));
         }
+    }
+
+    /// <summary>
+    /// The content of <paramref name="doc"/>'s root element read with <c>ReadContentAsBase64</c> in pieces of
+    /// <paramref name="size"/> bytes: each piece, the node it leaves the reader on, the length left (and, with
+    /// <paramref name="askValue"/>, Value); then where the reader ends, or "fails".
+    /// </summary>
+    private static string ContentInPieces(string factory, byte[] doc, string label, int size, bool askValue)
+    {
+        using XmlDictionaryReader r = Create(factory, doc);
+        r.Read(); r.Read();
+        var log = new StringBuilder(label);
+        byte[] piece = new byte[size];
+        try
+        {
+            int n;
+            while ((n = r.ReadContentAsBase64(piece, 0, size)) > 0)
+            {
+                log.Append($"{Convert.ToHexString(piece, 0, n)} on {r.NodeType}, left {r.TryGetBase64ContentLength(out int left)} {left}");
+                log.Append(askValue ? $" '{r.Value}'; " : "; ");
+            }
+        }
+        catch (XmlException)
+        {
+            log.Append("fails");
+        }
+        log.Append($"then {r.NodeType} {r.Name}");
+        return log.ToString();
     }
 
     [Theory]
@@ -174,29 +181,34 @@ public sealed partial class DictionaryReaderContractTests
         foreach (int size in new[] { 5, 2 })
         foreach (bool askValue in new[] { false, true })
         {
-            string Run(string factory)
+            AlikeInBox(factory => ContentInPieces(factory, doc, $"{what}, pieces of {size}, Value asked {askValue}: ", size, askValue));
+        }
+    }
+
+    [Theory]
+    [InlineData("98 00", "an empty Chars record")]
+    [InlineData("98 00 98 00", "two empty Chars records")]
+    [InlineData("98 04 20 20 20 20", "four spaces")]
+    [InlineData("98 01 0A", "a line feed")]
+    [InlineData("A8", "EmptyText")]
+    public void Base64_read_in_pieces_on_text_after_the_root_element_ends_with_the_document_as_in_box(string after, string what)
+    {
+        // White space after the root element, read as base64 (content, and the node's value): no bytes, and the
+        // content read runs to the end of the input, where there is no next node to move to.
+        byte[] doc = Hex.Parse($"40 01 61 01 {after}");
+        foreach (int size in new[] { 1, 2, 3, 5, 7, 100 })
+        foreach (bool value in new[] { false, true })
+        {
+            AlikeInBox(factory =>
             {
                 using XmlDictionaryReader r = Create(factory, doc);
-                r.Read(); r.Read();
-                var log = new StringBuilder($"{what}, pieces of {size}, Value asked {askValue}: ");
+                r.Read(); r.Read(); r.Read();
+                var log = new StringBuilder($"{what}, pieces of {size}, {(value ? "value" : "content")}: on {r.NodeType}: ");
                 byte[] piece = new byte[size];
-                try
-                {
-                    int n;
-                    while ((n = r.ReadContentAsBase64(piece, 0, size)) > 0)
-                    {
-                        log.Append($"{Convert.ToHexString(piece, 0, n)} on {r.NodeType}, left {r.TryGetBase64ContentLength(out int left)} {left}");
-                        log.Append(askValue ? $" '{r.Value}'; " : "; ");
-                    }
-                }
-                catch (XmlException)
-                {
-                    log.Append("fails");
-                }
-                log.Append($"then {r.NodeType} {r.Name}");
-                return log.ToString();
-            }
-            AlikeInBox(Run);
+                int n;
+                while ((n = value ? r.ReadValueAsBase64(piece, 0, size) : r.ReadContentAsBase64(piece, 0, size)) > 0) log.Append(n).Append(',');
+                return log.Append($" then {r.NodeType} {r.ReadState}").ToString();
+            });
         }
     }
 

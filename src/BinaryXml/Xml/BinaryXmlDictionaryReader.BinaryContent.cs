@@ -268,7 +268,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 written = taken = Math.Min(destination.Length, left);
                 Data.Slice(_valueLocation.Start + _pieceUsed, taken).CopyTo(destination);
             }
-            else if (destination.Length >= 3 && PieceTextIsInput && _pieceText is null && left % 4 == 0)
+            else if (destination.Length >= 3 && IsContentText && PieceTextIsInput && _pieceText is null && left % 4 == 0)
             {
                 CheckTextBytes();
                 taken = Math.Min(destination.Length / 3 * 4, left);
