@@ -393,9 +393,7 @@ public sealed partial class BinaryXmlDictionaryReader
         if (ascii.Length % 4 != 0) return false;
         while (!ascii.IsEmpty)
         {
-            // A run of blocks up to the first padded one (or to the end), decoded in one step.
-            int padding = ascii.IndexOf((byte)'=');
-            int run = padding < 0 ? ascii.Length : (padding / 4 + 1) * 4;
+            int run = Base64RunLength(ascii.IndexOf((byte)'='), ascii.Length);
             ReadOnlySpan<byte> blocks = ascii[..run];
             if (blocks.IndexOfAny(Base64Whitespace) >= 0) return false;
             if (Base64.DecodeFromUtf8(blocks, destination[written..], out _, out int n) != OperationStatus.Done)
@@ -408,6 +406,13 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         return true;
     }
+
+    /// <summary>
+    /// The blocks decoded in one step: up to the first with padding (at <paramref name="padding"/>, or none: -1), or to
+    /// the end (<paramref name="length"/>). .NET's Base64Encoding decodes block by block, so a padded block may come
+    /// anywhere; the platform's decoders take padding only at the end of what they decode.
+    /// </summary>
+    private static int Base64RunLength(int padding, int length) => padding < 0 ? length : (padding / 4 + 1) * 4;
 
     /// <summary>Decodes whole blocks with Convert's rule (the unused bits of a padded block ignored), where the vectorized <see cref="Base64.DecodeFromUtf8"/> fails.</summary>
     private static bool TryDecodeBase64Leniently(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
@@ -625,16 +630,24 @@ public sealed partial class BinaryXmlDictionaryReader
     private void ThrowArrayQuota()
         => throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
 
+    /// <summary>
+    /// A value decoded whole from base64, as .NET's reader decodes it: white space taken out, then block by block (a
+    /// padded block anywhere gives its bytes, <see cref="TryDecodeBlocks"/>).
+    /// </summary>
     private byte[] DecodeBase64(string text)
     {
-        try
+        ReadOnlySpan<char> chars = text;
+        if (chars.IndexOfAny(XmlWhitespace) >= 0)
         {
-            return Convert.FromBase64String(text);
+            char[] kept = chars.ToArray();
+            chars = kept.AsSpan(0, RemoveXmlWhitespace(kept));
         }
-        catch (FormatException e)
-        {
-            throw new BinaryXmlException("The content is not base64", _state.BytesConsumed, e);
-        }
+        int padding = chars.Length % 4 != 0 ? 0 : chars.EndsWith("==") ? 2 : chars.EndsWith("=") ? 1 : 0;
+        byte[] bytes = new byte[chars.Length / 4 * 3 - padding];
+        if (!TryDecodeBlocks(chars, hex: false, bytes, out int written))
+            throw new BinaryXmlException("The content is not base64", _state.BytesConsumed);
+        // Padded blocks before the last give fewer bytes than the length tells.
+        return written == bytes.Length ? bytes : bytes.AsSpan(0, written).ToArray();
     }
 
     // ---- A value's bytes in pieces ---------------------------------------------------------------------------------
@@ -783,15 +796,24 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
-    /// Decodes whole blocks of base64 (four characters, padding only at the end) or BinHex (two hex digits), with no
-    /// white space, as .NET's reader decodes a block of characters; false when they do not decode.
+    /// Decodes whole blocks of base64 (four characters; a padded block anywhere gives its bytes, as in
+    /// <see cref="TryDecodeBase64Blocks"/>) or BinHex (two hex digits), with no white space, as .NET's reader decodes a
+    /// block of characters; false when they do not decode.
     /// </summary>
     private static bool TryDecodeBlocks(ReadOnlySpan<char> chars, bool hex, Span<byte> destination, out int written)
     {
         written = 0;
         if (hex)
             return chars.Length % 2 == 0 && Convert.FromHexString(chars, destination, out _, out written) == OperationStatus.Done;
-        return chars.Length % 4 == 0 && chars.IndexOfAny(XmlWhitespace) < 0 && Convert.TryFromBase64Chars(chars, destination, out written);
+        if (chars.Length % 4 != 0 || chars.IndexOfAny(XmlWhitespace) >= 0) return false;
+        while (!chars.IsEmpty)
+        {
+            int run = Base64RunLength(chars.IndexOf('='), chars.Length);
+            if (!Convert.TryFromBase64Chars(chars[..run], destination[written..], out int n)) return false;
+            written += n;
+            chars = chars[run..];
+        }
+        return true;
     }
 
     /// <summary>Removes XML white space from <paramref name="chars"/>; the number of characters kept.</summary>
