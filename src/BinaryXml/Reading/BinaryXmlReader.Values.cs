@@ -893,13 +893,9 @@ public ref partial struct BinaryXmlReader
         return GetBytesFromBase64Text();
     }
 
-    /// <summary>Any other value's text, base64-decoded. Out of line, away from the Bytes record's path.</summary>
+    /// <summary>Any other value's text, base64-decoded as .NET's reader decodes it (<see cref="Base64Blocks.DecodeWhole"/>). Out of line, away from the Bytes record's path.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private readonly byte[] GetBytesFromBase64Text()
-    {
-        try { return Convert.FromBase64String(GetString()); }
-        catch (FormatException) { throw CannotRead("base64 bytes"); }
-    }
+    private readonly byte[] GetBytesFromBase64Text() => Base64Blocks.DecodeWhole(GetString()) ?? throw CannotRead("base64 bytes");
 
     private readonly FormatException CannotRead(string what)
         => new($"The {RecordTypes.GetName(_s._valueType)} value at byte offset {_s._tokenStart} cannot be read as {what}.");

@@ -272,7 +272,7 @@ public sealed partial class BinaryXmlDictionaryReader
             {
                 CheckTextBytes();
                 taken = Math.Min(destination.Length / 3 * 4, left);
-                if (!TryDecodeBase64Blocks(Data.Slice(_valueLocation.Start + _pieceUsed, taken), destination, out written)) return false;
+                if (!Base64Blocks.TryDecode(Data.Slice(_valueLocation.Start + _pieceUsed, taken), destination, out written)) return false;
             }
             else
             {
@@ -318,7 +318,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 chars.Slice(count, _base64CarryCount).CopyTo(_base64Carry);
             }
             bool whole = byteCount >= 3;
-            if (TryDecodeBase64Blocks(chars[..count], whole ? destination : _base64Trail, out int written))
+            if (Base64Blocks.TryDecode(chars[..count], whole ? destination : _base64Trail, out int written))
             {
                 if (whole) return written;
                 _base64TrailCount = written;
@@ -381,42 +381,6 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         return kept;
     }
-
-    /// <summary>
-    /// Decodes whole blocks of base64 as .NET's reader does (its Base64Encoding): block by block, a padded block
-    /// anywhere giving its one or two bytes, the unused bits of a padded block ignored; false for anything else
-    /// (white space, a length not of whole blocks, a character outside the alphabet, padding out of place).
-    /// </summary>
-    private static bool TryDecodeBase64Blocks(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
-    {
-        written = 0;
-        if (ascii.Length % 4 != 0) return false;
-        while (!ascii.IsEmpty)
-        {
-            int run = Base64RunLength(ascii.IndexOf((byte)'='), ascii.Length);
-            ReadOnlySpan<byte> blocks = ascii[..run];
-            if (blocks.IndexOfAny(Base64Whitespace) >= 0) return false;
-            if (Base64.DecodeFromUtf8(blocks, destination[written..], out _, out int n) != OperationStatus.Done)
-            {
-                // The vectorized decoder refuses a padded block's unused bits; Convert's rule ignores them.
-                if (!TryDecodeBase64Leniently(blocks, destination[written..], out n)) return false;
-            }
-            written += n;
-            ascii = ascii[run..];
-        }
-        return true;
-    }
-
-    /// <summary>
-    /// The blocks decoded in one step: up to the first with padding (at <paramref name="padding"/>, or none: -1), or to
-    /// the end (<paramref name="length"/>). .NET's Base64Encoding decodes block by block, so a padded block may come
-    /// anywhere; the platform's decoders take padding only at the end of what they decode.
-    /// </summary>
-    private static int Base64RunLength(int padding, int length) => padding < 0 ? length : (padding / 4 + 1) * 4;
-
-    /// <summary>Decodes whole blocks with Convert's rule (the unused bits of a padded block ignored), where the vectorized <see cref="Base64.DecodeFromUtf8"/> fails.</summary>
-    private static bool TryDecodeBase64Leniently(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
-        => Convert.TryFromBase64String(Encoding.ASCII.GetString(ascii), destination, out written);
 
     /// <summary>Returns bytes decoded by an earlier call that did not fit.</summary>
     private int TakeBase64Trail(Span<byte> destination)
@@ -630,25 +594,9 @@ public sealed partial class BinaryXmlDictionaryReader
     private void ThrowArrayQuota()
         => throw new BinaryXmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data", _state.BytesConsumed);
 
-    /// <summary>
-    /// A value decoded whole from base64, as .NET's reader decodes it: white space taken out, then block by block (a
-    /// padded block anywhere gives its bytes, <see cref="TryDecodeBlocks"/>).
-    /// </summary>
+    /// <summary>A value decoded whole from base64, as .NET's reader decodes it (<see cref="Base64Blocks.DecodeWhole"/>).</summary>
     private byte[] DecodeBase64(string text)
-    {
-        ReadOnlySpan<char> chars = text;
-        if (chars.IndexOfAny(XmlWhitespace) >= 0)
-        {
-            char[] kept = chars.ToArray();
-            chars = kept.AsSpan(0, RemoveXmlWhitespace(kept));
-        }
-        int padding = chars.Length % 4 != 0 ? 0 : chars.EndsWith("==") ? 2 : chars.EndsWith("=") ? 1 : 0;
-        byte[] bytes = new byte[chars.Length / 4 * 3 - padding];
-        if (!TryDecodeBlocks(chars, hex: false, bytes, out int written))
-            throw new BinaryXmlException("The content is not base64", _state.BytesConsumed);
-        // Padded blocks before the last give fewer bytes than the length tells.
-        return written == bytes.Length ? bytes : bytes.AsSpan(0, written).ToArray();
-    }
+        => Base64Blocks.DecodeWhole(text) ?? throw new BinaryXmlException("The content is not base64", _state.BytesConsumed);
 
     // ---- A value's bytes in pieces ---------------------------------------------------------------------------------
     // As .NET's reader reads the value of an attribute (or of any node that is not text content) as base64 or BinHex:
@@ -796,24 +744,16 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
-    /// Decodes whole blocks of base64 (four characters; a padded block anywhere gives its bytes, as in
-    /// <see cref="TryDecodeBase64Blocks"/>) or BinHex (two hex digits), with no white space, as .NET's reader decodes a
-    /// block of characters; false when they do not decode.
+    /// Decodes whole blocks of base64 (<see cref="Base64Blocks"/>: a padded block anywhere gives its bytes) or BinHex
+    /// (two hex digits), with no white space, as .NET's reader decodes a block of characters; false when they do not
+    /// decode.
     /// </summary>
     private static bool TryDecodeBlocks(ReadOnlySpan<char> chars, bool hex, Span<byte> destination, out int written)
     {
         written = 0;
         if (hex)
             return chars.Length % 2 == 0 && Convert.FromHexString(chars, destination, out _, out written) == OperationStatus.Done;
-        if (chars.Length % 4 != 0 || chars.IndexOfAny(XmlWhitespace) >= 0) return false;
-        while (!chars.IsEmpty)
-        {
-            int run = Base64RunLength(chars.IndexOf('='), chars.Length);
-            if (!Convert.TryFromBase64Chars(chars[..run], destination[written..], out int n)) return false;
-            written += n;
-            chars = chars[run..];
-        }
-        return true;
+        return Base64Blocks.TryDecode(chars, destination, out written);
     }
 
     /// <summary>Removes XML white space from <paramref name="chars"/>; the number of characters kept.</summary>

@@ -1,0 +1,77 @@
+using System.Buffers;
+using System.Buffers.Text;
+
+namespace BinaryXml;
+
+/// <summary>
+/// Base64 decoded as .NET's binary reader decodes it (its <c>Base64Encoding</c>): in blocks of four characters, a padded
+/// block anywhere giving its one or two bytes, the unused bits of a padded block ignored. White space is not base64 here:
+/// the readers take it out first where .NET's reader does. The one place of this rule for both readers.
+/// </summary>
+internal static class Base64Blocks
+{
+    private static readonly SearchValues<byte> s_whitespaceBytes = SearchValues.Create(" \t\r\n"u8);
+    private static readonly SearchValues<char> s_whitespace = SearchValues.Create(" \t\r\n");
+
+    /// <summary>
+    /// The blocks decoded in one step: up to the first with padding (at <paramref name="padding"/>, or none: -1), or to
+    /// the end (<paramref name="length"/>). The platform's decoders take padding only at the end of what they decode.
+    /// </summary>
+    private static int RunLength(int padding, int length) => padding < 0 ? length : (padding / 4 + 1) * 4;
+
+    /// <summary>Decodes whole blocks of ASCII base64 into <paramref name="destination"/> (room for them); false when they do not decode.</summary>
+    public static bool TryDecode(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
+    {
+        written = 0;
+        if (ascii.Length % 4 != 0 || ascii.IndexOfAny(s_whitespaceBytes) >= 0) return false;
+        while (!ascii.IsEmpty)
+        {
+            int run = RunLength(ascii.IndexOf((byte)'='), ascii.Length);
+            // The vectorized decoder refuses a padded block's unused bits; Convert's rule, taken where it fails, ignores them.
+            if (Base64.DecodeFromUtf8(ascii[..run], destination[written..], out _, out int n) != OperationStatus.Done
+                && !Convert.TryFromBase64String(System.Text.Encoding.ASCII.GetString(ascii[..run]), destination[written..], out n))
+            {
+                return false;
+            }
+            written += n;
+            ascii = ascii[run..];
+        }
+        return true;
+    }
+
+    /// <summary>Decodes whole blocks of base64 characters into <paramref name="destination"/> (room for them); false when they do not decode.</summary>
+    public static bool TryDecode(ReadOnlySpan<char> chars, Span<byte> destination, out int written)
+    {
+        written = 0;
+        if (chars.Length % 4 != 0 || chars.IndexOfAny(s_whitespace) >= 0) return false;
+        while (!chars.IsEmpty)
+        {
+            int run = RunLength(chars.IndexOf('='), chars.Length);
+            if (!Convert.TryFromBase64Chars(chars[..run], destination[written..], out int n)) return false;
+            written += n;
+            chars = chars[run..];
+        }
+        return true;
+    }
+
+    /// <summary>A value decoded whole, white space taken out first, as .NET's reader decodes a value; null when it is not base64.</summary>
+    public static byte[]? DecodeWhole(ReadOnlySpan<char> text)
+    {
+        if (text.IndexOfAny(s_whitespace) >= 0)
+        {
+            char[] kept = text.ToArray();
+            int count = 0;
+            foreach (char c in kept)
+            {
+                if (!s_whitespace.Contains(c)) kept[count++] = c;
+            }
+            text = kept.AsSpan(0, count);
+        }
+        if (text.Length % 4 != 0) return null;
+        int padding = text.EndsWith("==") ? 2 : text.EndsWith("=") ? 1 : 0;
+        byte[] bytes = new byte[text.Length / 4 * 3 - padding];
+        if (!TryDecode(text, bytes, out int written)) return null;
+        // Padded blocks before the last give fewer bytes than the length tells.
+        return written == bytes.Length ? bytes : bytes.AsSpan(0, written).ToArray();
+    }
+}
