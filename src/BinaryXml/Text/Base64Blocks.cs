@@ -54,18 +54,35 @@ internal static class Base64Blocks
         return true;
     }
 
+    /// <summary>Takes XML's white space (space, tab, CR, LF) out of <paramref name="chars"/> (base64 characters, one byte each); the number kept.</summary>
+    public static int RemoveWhitespace(Span<byte> chars)
+    {
+        int kept = 0;
+        foreach (byte c in chars)
+        {
+            if (!s_whitespaceBytes.Contains(c)) chars[kept++] = c;
+        }
+        return kept;
+    }
+
+    /// <summary>Takes XML's white space (space, tab, CR, LF) out of <paramref name="chars"/>; the number kept.</summary>
+    public static int RemoveWhitespace(Span<char> chars)
+    {
+        int kept = 0;
+        foreach (char c in chars)
+        {
+            if (!s_whitespace.Contains(c)) chars[kept++] = c;
+        }
+        return kept;
+    }
+
     /// <summary>A value decoded whole, white space taken out first, as .NET's reader decodes a value; null when it is not base64.</summary>
     public static byte[]? DecodeWhole(ReadOnlySpan<char> text)
     {
         if (text.IndexOfAny(s_whitespace) >= 0)
         {
             char[] kept = text.ToArray();
-            int count = 0;
-            foreach (char c in kept)
-            {
-                if (!s_whitespace.Contains(c)) kept[count++] = c;
-            }
-            text = kept.AsSpan(0, count);
+            text = kept.AsSpan(0, RemoveWhitespace(kept));
         }
         if (text.Length % 4 != 0) return null;
         int padding = text.EndsWith("==") ? 2 : text.EndsWith("=") ? 1 : 0;

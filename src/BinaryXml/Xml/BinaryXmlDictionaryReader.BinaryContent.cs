@@ -119,8 +119,6 @@ public sealed partial class BinaryXmlDictionaryReader
     // split between text nodes, as when text was written in several calls); decoded bytes that did not fit (fewer
     // than three: a piece of one or two bytes).
 
-    private static readonly SearchValues<byte> Base64Whitespace = SearchValues.Create(" \t\r\n"u8);
-
     private long _pieceKey = -1;
     private int _pieceUsed;
     // The bytes a Bytes record gave as bytes before the read went on in its text (PieceSource): .NET's reader counts
@@ -324,7 +322,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 _base64TrailCount = written;
                 return TakeBase64Trail(destination);
             }
-            int kept = RemoveBase64Whitespace(chars[..count]);
+            int kept = Base64Blocks.RemoveWhitespace(chars[..count]);
             if (kept == count)
             {
                 // As .NET's reader: the characters of the block begun are used up with the failure.
@@ -369,17 +367,6 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         Read();
         EnterPieceNode();
-    }
-
-    /// <summary>Removes base64's white space (XML's: space, tab, CR, LF) from <paramref name="chars"/>; the number kept.</summary>
-    private static int RemoveBase64Whitespace(Span<byte> chars)
-    {
-        int kept = 0;
-        foreach (byte c in chars)
-        {
-            if (!Base64Whitespace.Contains(c)) chars[kept++] = c;
-        }
-        return kept;
     }
 
     /// <summary>Returns bytes decoded by an earlier call that did not fit.</summary>
@@ -726,7 +713,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 _valueTrailByteCount = written;
                 return TakeValueTrailBytes(destination);
             }
-            int kept = RemoveXmlWhitespace(chars.AsSpan(0, count));
+            int kept = Base64Blocks.RemoveWhitespace(chars.AsSpan(0, count));
             if (kept == count) throw new BinaryXmlException($"The value is not {(hex ? "BinHex" : "base64")}", _state.BytesConsumed);
             count = kept;
         }
@@ -754,17 +741,6 @@ public sealed partial class BinaryXmlDictionaryReader
         if (hex)
             return chars.Length % 2 == 0 && Convert.FromHexString(chars, destination, out _, out written) == OperationStatus.Done;
         return Base64Blocks.TryDecode(chars, destination, out written);
-    }
-
-    /// <summary>Removes XML white space from <paramref name="chars"/>; the number of characters kept.</summary>
-    private static int RemoveXmlWhitespace(Span<char> chars)
-    {
-        int kept = 0;
-        foreach (char c in chars)
-        {
-            if (!XmlWhitespace.Contains(c)) chars[kept++] = c;
-        }
-        return kept;
     }
 
     /// <summary>
