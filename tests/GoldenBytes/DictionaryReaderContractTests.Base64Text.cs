@@ -256,6 +256,63 @@ public sealed partial class DictionaryReaderContractTests
         }
     }
 
+    [Theory]
+    [InlineData("40 01 61 98 06 41 51 21 44 41 51 98 02 49 44 01", "'AQ!DAQ' then 'ID'")]
+    [InlineData("40 01 61 98 06 41 51 21 44 41 51 01", "'AQ!DAQ'")]
+    [InlineData("40 01 61 98 03 41 3D 3D 98 02 C3 A9 9F 01 09", "'A==', 'é', then Bytes closing")]
+    [InlineData("40 01 61 98 03 41 21 44 9E 00 98 02 C3 A9 9E 05 01 02 03 04 05 01", "'A!D', empty Bytes, 'é', then Bytes")]
+    [InlineData("40 01 61 86 98 03 41 21 44 98 02 C3 A9 9E 03 09 0A 0B 01", "true, 'A!D', 'é', then Bytes")]
+    [InlineData("40 01 61 98 04 C3 A9 41 51 98 04 41 51 49 44 01", "'éAQ' then 'AQID'")]
+    [InlineData("40 01 61 04 01 78 98 06 41 51 21 44 41 51 98 04 41 51 49 44 01", "an attribute 'AQ!DAQ', then 'AQID'")]
+    [InlineData("40 01 61 04 01 78 98 04 C3 A9 41 51 98 02 49 44 01", "an attribute 'éAQ', then 'ID'")]
+    public void Binary_reads_go_on_after_one_that_failed_as_in_box(string hex, string what)
+    {
+        // .NET's reader keeps what a read that fails leaves (the characters of a block begun, an element's read under
+        // way, a node's characters used up as its UTF-8 record's rest, which the next read takes straight) and the
+        // next read goes on from there. Ours forgot the block begun, failed again at the element's content, or read a
+        // Bytes record after text used up through its characters. Found by a sweep against the in-box reader that
+        // reads on after a failure: 3,841 of 20,000 documents before, none after. Each read kind in pieces of 1 (not
+        // BinHex), 3, 6 and 100 bytes, four calls at most, the length left after each.
+        byte[] doc = Hex.Parse(hex);
+        string[] kinds = ["content", "value", "element", "element BinHex", "BinHex"];
+        foreach (string kind in kinds)
+        foreach (int size in new[] { 1, 3, 6, 100 })
+        {
+            // (In-box's BinHex read of one byte fails with an ArgumentOutOfRangeException of its own.)
+            if (size == 1 && kind.EndsWith("BinHex", StringComparison.Ordinal)) continue;
+            AlikeInBox(factory =>
+            {
+                using XmlDictionaryReader r = Create(factory, doc);
+                r.Read();
+                if (!kind.StartsWith("element", StringComparison.Ordinal) && !r.MoveToFirstAttribute()) r.Read();
+                var log = new StringBuilder($"{what}, {kind}, pieces of {size}: ");
+                byte[] piece = new byte[size];
+                for (int call = 0; call < 4; call++)
+                {
+                    try
+                    {
+                        int n = kind switch
+                        {
+                            "value" => r.ReadValueAsBase64(piece, 0, size),
+                            "element" => r.ReadElementContentAsBase64(piece, 0, size),
+                            "element BinHex" => r.ReadElementContentAsBinHex(piece, 0, size),
+                            "BinHex" => r.ReadContentAsBinHex(piece, 0, size),
+                            _ => r.ReadContentAsBase64(piece, 0, size),
+                        };
+                        log.Append(Convert.ToHexString(piece, 0, n));
+                    }
+                    catch (XmlException)
+                    {
+                        log.Append("fails");
+                    }
+                    log.Append($" on {r.NodeType} {r.Name}, left {r.TryGetBase64ContentLength(out int left)} {left}; ");
+                    if (r.ReadState != ReadState.Interactive) break;
+                }
+                return log.ToString();
+            });
+        }
+    }
+
     [Fact]
     public void ReadValueAsBase64_after_value_chunks_reads_on_from_what_is_left_as_in_box()
     {

@@ -54,17 +54,6 @@ internal static class Base64Blocks
         return true;
     }
 
-    /// <summary>Takes XML's white space (space, tab, CR, LF) out of <paramref name="chars"/> (base64 characters, one byte each); the number kept.</summary>
-    public static int RemoveWhitespace(Span<byte> chars)
-    {
-        int kept = 0;
-        foreach (byte c in chars)
-        {
-            if (!s_whitespaceBytes.Contains(c)) chars[kept++] = c;
-        }
-        return kept;
-    }
-
     /// <summary>Takes XML's white space (space, tab, CR, LF) out of <paramref name="chars"/>; the number kept.</summary>
     public static int RemoveWhitespace(Span<char> chars)
     {

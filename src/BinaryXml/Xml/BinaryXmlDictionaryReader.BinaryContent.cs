@@ -1,7 +1,4 @@
 using System.Buffers;
-using System.Buffers.Binary;
-using System.Buffers.Text;
-using System.Runtime.CompilerServices;
 using System.Text;
 using System.Xml;
 
@@ -130,17 +127,7 @@ public sealed partial class BinaryXmlDictionaryReader
     private byte[]? _pieceText;
     private string? _pieceString;
     private bool _pieceInputAscii;
-    private Base64Block _base64Carry;
-    private int _base64CarryCount;
-    private Base64Block _base64Trail;
-    private int _base64TrailCount;
-
-    /// <summary>Four bytes: a base64 block's characters, or the bytes one decodes to.</summary>
-    [InlineArray(4)]
-    private struct Base64Block
-    {
-        private byte _element;
-    }
+    private BlockReadState _pieceBlocks;
 
     /// <summary>Whether a read in pieces is under way on the current node.</summary>
     private bool PieceReadUnderWay => _pieceKey == NodeKey;
@@ -229,7 +216,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// <summary>
     /// Reads the next bytes of base64 content into <paramref name="destination"/>, as .NET's reader does: bytes left
     /// over from the last call; else bytes taken straight from the records (<see cref="TryReadBase64Straight"/>); else
-    /// the content's characters, in blocks (<see cref="ReadBase64Chars"/>). At the end of the content the reader is on
+    /// the content's characters, in blocks (<see cref="ReadBlocks"/>). At the end of the content the reader is on
     /// the node after it and the call returns 0. <paramref name="withinNode"/>: the current node's value only (0 at its
     /// end, the reader not moved).
     /// </summary>
@@ -238,14 +225,12 @@ public sealed partial class BinaryXmlDictionaryReader
         if (!PieceReadUnderWay)
         {
             EnterPieceNode();
-            _base64CarryCount = _base64TrailCount = 0;
+            _pieceBlocks.Clear();
         }
-        if (_base64TrailCount > 0) return TakeBase64Trail(destination);
         if (destination.IsEmpty) return 0;
-        // Characters of a block begun, or Value asked for, make the call one of characters.
-        if (_base64CarryCount == 0 && !ValueStringKept && TryReadBase64Straight(destination, withinNode, out int written)) return written;
-        if (_nodeType is XmlNodeType.Element or XmlNodeType.EndElement) return 0;
-        return ReadBase64Chars(destination, withinNode);
+        // Bytes or characters of a block begun, or Value asked for, make the call one of characters.
+        if (!_pieceBlocks.Kept && !ValueStringKept && TryReadBase64Straight(destination, withinNode, out int written)) return written;
+        return ReadBlocks(destination, hex: false, withinNode ? BlockSource.NodePieces : BlockSource.ContentPieces, ref _pieceBlocks);
     }
 
     /// <summary>
@@ -266,11 +251,11 @@ public sealed partial class BinaryXmlDictionaryReader
                 written = taken = Math.Min(destination.Length, left);
                 Data.Slice(_valueLocation.Start + _pieceUsed, taken).CopyTo(destination);
             }
-            else if (destination.Length >= 3 && IsContentText && PieceTextIsInput && _pieceText is null && left % 4 == 0)
+            else if (destination.Length >= 3 && IsContentText && PieceTextIsUtf8Record && Utf8PieceRest() is var rest && rest.Length % 4 == 0)
             {
                 CheckTextBytes();
-                taken = Math.Min(destination.Length / 3 * 4, left);
-                if (!Base64Blocks.TryDecode(Data.Slice(_valueLocation.Start + _pieceUsed, taken), destination, out written)) return false;
+                taken = Math.Min(destination.Length / 3 * 4, rest.Length);
+                if (!Base64Blocks.TryDecode(rest[..taken], destination, out written)) return false;
             }
             else
             {
@@ -284,64 +269,29 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <summary>
-    /// Reads the content's characters (base64 text, a Bytes record as its base64) and decodes them, as .NET's reader
-    /// does: at most 512 bytes a call; the characters are read node by node (<c>ReadContentAsChars</c>; one line feed
-    /// read alone is dropped) until a block's four are in hand, at most as many as the bytes asked for take (white
-    /// space counted); those beyond whole blocks are kept for the next call; characters that do not decode are taken
-    /// again without white space, and read on from there. Fewer than a block's bytes asked for, the block is decoded
-    /// and what does not fit kept. <paramref name="withinNode"/>: the current node's characters only.
+    /// Whether the current text node's characters read in pieces are its UTF-8 record's: from the input, or from its
+    /// string when they are not all ASCII.
     /// </summary>
-    private int ReadBase64Chars(Span<byte> destination, bool withinNode)
-    {
-        int byteCount = Math.Min(destination.Length, MaxBytesPerCharRead);
-        int maxChars = byteCount < 3 ? 4 : byteCount / 3 * 4;
-        Span<byte> chars = stackalloc byte[MaxBytesPerCharRead / 3 * 4];
-        int count = 0;
-        while (true)
-        {
-            ((ReadOnlySpan<byte>)_base64Carry)[.._base64CarryCount].CopyTo(chars[count..]);
-            count += _base64CarryCount;
-            _base64CarryCount = 0;
-            while (count < 4)
-            {
-                int n = ReadPieceChars(chars[count..maxChars], withinNode);
-                if (!withinNode && n == 1 && chars[count] == (byte)'\n') continue;
-                if (n == 0) break;
-                count += n;
-            }
-            if (count >= 4)
-            {
-                _base64CarryCount = count % 4;
-                count -= _base64CarryCount;
-                chars.Slice(count, _base64CarryCount).CopyTo(_base64Carry);
-            }
-            bool whole = byteCount >= 3;
-            if (Base64Blocks.TryDecode(chars[..count], whole ? destination : _base64Trail, out int written))
-            {
-                if (whole) return written;
-                _base64TrailCount = written;
-                return TakeBase64Trail(destination);
-            }
-            int kept = Base64Blocks.RemoveWhitespace(chars[..count]);
-            if (kept == count)
-            {
-                // As .NET's reader: the characters of the block begun are used up with the failure.
-                _base64CarryCount = 0;
-                throw new BinaryXmlException($"The content is not base64 (in '{Encoding.ASCII.GetString(chars[..Math.Min(count, 64)])}')", _state.BytesConsumed);
-            }
-            count = kept;
-        }
-    }
-
-    /// <summary>The most bytes one read of characters gives, as in .NET's reader.</summary>
-    private const int MaxBytesPerCharRead = 512;
+    private bool PieceTextIsUtf8Record => _pieceText is null ? PieceTextIsInput : !TextChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType);
 
     /// <summary>
-    /// The next characters of the content (<paramref name="withinNode"/>: of the current node), one byte each
-    /// (<see cref="PieceSource"/>), as many as fit and the node has: what ReadContentAsChars (ReadValueChunk) gives,
+    /// The UTF-8 in the input of the current text node's characters not read yet in pieces
+    /// (<see cref="PieceTextIsUtf8Record"/>). .NET's reader reads such a node's characters from its record, so that
+    /// what is left of it is that record's rest, which it takes straight when it is whole blocks of base64: after
+    /// characters that are not ASCII too (read before a read that failed on them), and when nothing is left.
+    /// </summary>
+    private ReadOnlySpan<byte> Utf8PieceRest()
+    {
+        int length = _pieceText is null ? _valueLocation.Length - _pieceUsed : Encoding.UTF8.GetByteCount(_pieceString.AsSpan(_pieceUsed));
+        return Data.Slice(_valueLocation.Start + _valueLocation.Length - length, length);
+    }
+
+    /// <summary>
+    /// The next characters of the content (<paramref name="withinNode"/>: of the current node), ASCII from
+    /// <see cref="PieceSource"/>, as many as fit and the node has: what ReadContentAsChars (ReadValueChunk) gives,
     /// moving on past a used-up node and any that is not text; 0 at an element, an end tag or the end of the input.
     /// </summary>
-    private int ReadPieceChars(Span<byte> into, bool withinNode)
+    private int ReadPieceChars(Span<char> into, bool withinNode)
     {
         while (true)
         {
@@ -352,7 +302,7 @@ public sealed partial class BinaryXmlDictionaryReader
                 int n = Math.Min(into.Length, source.Length - _pieceUsed);
                 if (n > 0)
                 {
-                    source.Slice(_pieceUsed, n).CopyTo(into);
+                    Ascii.ToUtf16(source.Slice(_pieceUsed, n), into, out _);
                     _pieceUsed += n;
                     return n;
                 }
@@ -367,17 +317,6 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         Read();
         EnterPieceNode();
-    }
-
-    /// <summary>Returns bytes decoded by an earlier call that did not fit.</summary>
-    private int TakeBase64Trail(Span<byte> destination)
-    {
-        Span<byte> trail = _base64Trail;
-        int n = Math.Min(destination.Length, _base64TrailCount);
-        trail[..n].CopyTo(destination);
-        trail[n.._base64TrailCount].CopyTo(trail);
-        _base64TrailCount -= n;
-        return n;
     }
 
     /// <summary>
@@ -413,8 +352,16 @@ public sealed partial class BinaryXmlDictionaryReader
             if (NodeType != XmlNodeType.Element) throw new XmlException($"ReadElementContentAs{(hex ? "BinHex" : "Base64")} method is not supported on node type {NodeType}.");
             Read();
         }
-        int n = ReadBinaryContent(buffer, index, count, hex);
-        _elementBinaryKey = n == 0 ? -1 : NodeKey;
+        int n = -1;
+        try
+        {
+            n = ReadBinaryContent(buffer, index, count, hex);
+        }
+        finally
+        {
+            // As .NET's reader, the element's read is under way after a read that failed too.
+            _elementBinaryKey = n == 0 ? -1 : NodeKey;
+        }
         // As .NET's reader: the content ends at the element's end tag, or the read fails (at an element inside).
         if (n == 0) ReadEndElement();
         return n;
@@ -423,7 +370,7 @@ public sealed partial class BinaryXmlDictionaryReader
     private long _elementBinaryKey = -1;
 
     /// <summary>Whether bytes or characters of a block read before are kept for the current node.</summary>
-    private bool ValueTrailKept => _valueTrailKey == NodeKey && (_valueTrailByteCount > 0 || _valueTrailCharCount > 0);
+    private bool ValueTrailKept => _valueTrailKey == NodeKey && _valueBlocks.Kept;
 
     /// <summary>
     /// Whether the reader keeps anything of the current value (its string, what a partial read left, bytes or characters
@@ -595,12 +542,8 @@ public sealed partial class BinaryXmlDictionaryReader
     // .NET's reader keeps the bytes and characters left of a block when it moves, and hands them to the next read of
     // any node; here they belong to the node they came from.
 
-    private byte[]? _valueTrailBytes;
-    private int _valueTrailByteCount;
-    private char[]? _valueTrailChars;
-    private int _valueTrailCharCount;
+    private BlockReadState _valueBlocks;
     private long _valueTrailKey = -1;
-    private char[]? _valueBlockChars;
 
     /// <summary>
     /// Reads the current value as base64 in pieces, the reader staying on the node as .NET's does: a text node's
@@ -624,22 +567,21 @@ public sealed partial class BinaryXmlDictionaryReader
     {
         if (destination.IsEmpty) return 0;
         // What is left of a block belongs to the node the last read ended on (a content read may have moved on).
-        if (_valueTrailKey != NodeKey) _valueTrailByteCount = _valueTrailCharCount = 0;
-        int n;
-        if (!hex && _attributeIndex >= 0 && !ValueKept && TryReadAttributeBase64(_attributes[_attributeIndex], destination, out n))
+        if (_valueTrailKey != NodeKey) _valueBlocks.Clear();
+        try
         {
-            if (n == 0 && content)
-            {
-                Read();
-                n = ReadBase64Content(destination);
-            }
+            if (hex || _attributeIndex < 0 || ValueKept || !TryReadAttributeBase64(_attributes[_attributeIndex], destination, out int n))
+                return ReadBlocks(destination, hex, content ? BlockSource.ContentChars : BlockSource.ValueChars, ref _valueBlocks);
+            if (n > 0 || !content) return n;
+            Read();
+            return ReadBase64Content(destination);
         }
-        else
+        finally
         {
-            n = ReadValueBlocks(destination, hex, content);
+            // What a read keeps belongs to the node it ended on, whether it failed or not (.NET's reader keeps it on a
+            // failure too).
+            _valueTrailKey = NodeKey;
         }
-        _valueTrailKey = NodeKey;
-        return n;
     }
 
     /// <summary>
@@ -668,79 +610,6 @@ public sealed partial class BinaryXmlDictionaryReader
         if (!TryDecodeBlocks(value.AsSpan(0, chars), hex: false, destination, out actual)) return false;
         a.Value = value[chars..];
         return true;
-    }
-
-    /// <summary>
-    /// Reads the value's characters (with <paramref name="content"/>, the content's, as ReadContentAsChars reads them
-    /// node by node) in whole blocks and decodes them, as .NET's reader does when the value is not taken from the
-    /// attribute itself: at most 512 bytes a read; fewer than a block's bytes asked for, the block is decoded and what
-    /// does not fit kept; characters that do not decode are read again without white space.
-    /// </summary>
-    private int ReadValueBlocks(Span<byte> destination, bool hex, bool content)
-    {
-        if (_valueTrailByteCount > 0) return TakeValueTrailBytes(destination);
-        if (NodeType is XmlNodeType.Element or XmlNodeType.EndElement) return 0;
-        int byteBlock = hex ? 1 : 3, charBlock = hex ? 2 : 4;
-        int byteCount = Math.Min(destination.Length, 512);
-        int maxChars = byteCount < byteBlock ? charBlock : byteCount / byteBlock * charBlock;
-        char[] chars = _valueBlockChars ??= new char[512 * 2];
-        char[] trailChars = _valueTrailChars ??= new char[4];
-        int count = 0;
-        while (true)
-        {
-            trailChars.AsSpan(0, _valueTrailCharCount).CopyTo(chars.AsSpan(count));
-            count += _valueTrailCharCount;
-            _valueTrailCharCount = 0;
-            while (count < charBlock)
-            {
-                int n = content ? ReadContentAsChars(chars, count, maxChars - count) : ReadValueChunk(chars, count, maxChars - count);
-                // As .NET's reader: a line feed read alone (base64 written in lines, one text node each) is dropped.
-                if (content && n == 1 && chars[count] == '\n') continue;
-                if (n == 0) break;
-                count += n;
-            }
-            if (count >= charBlock)
-            {
-                _valueTrailCharCount = count % charBlock;
-                count -= _valueTrailCharCount;
-                chars.AsSpan(count, _valueTrailCharCount).CopyTo(trailChars);
-            }
-            bool whole = byteCount >= byteBlock;
-            Span<byte> into = whole ? destination : (_valueTrailBytes ??= new byte[3]);
-            if (TryDecodeBlocks(chars.AsSpan(0, count), hex, into, out int written))
-            {
-                if (whole) return written;
-                _valueTrailByteCount = written;
-                return TakeValueTrailBytes(destination);
-            }
-            int kept = Base64Blocks.RemoveWhitespace(chars.AsSpan(0, count));
-            if (kept == count) throw new BinaryXmlException($"The value is not {(hex ? "BinHex" : "base64")}", _state.BytesConsumed);
-            count = kept;
-        }
-    }
-
-    /// <summary>Hands out bytes of a block decoded before that did not fit.</summary>
-    private int TakeValueTrailBytes(Span<byte> destination)
-    {
-        Span<byte> trail = _valueTrailBytes.AsSpan(0, _valueTrailByteCount);
-        int n = Math.Min(trail.Length, destination.Length);
-        trail[..n].CopyTo(destination);
-        trail[n..].CopyTo(trail);
-        _valueTrailByteCount -= n;
-        return n;
-    }
-
-    /// <summary>
-    /// Decodes whole blocks of base64 (<see cref="Base64Blocks"/>: a padded block anywhere gives its bytes) or BinHex
-    /// (two hex digits), with no white space, as .NET's reader decodes a block of characters; false when they do not
-    /// decode.
-    /// </summary>
-    private static bool TryDecodeBlocks(ReadOnlySpan<char> chars, bool hex, Span<byte> destination, out int written)
-    {
-        written = 0;
-        if (hex)
-            return chars.Length % 2 == 0 && Convert.FromHexString(chars, destination, out _, out written) == OperationStatus.Done;
-        return Base64Blocks.TryDecode(chars, destination, out written);
     }
 
     /// <summary>

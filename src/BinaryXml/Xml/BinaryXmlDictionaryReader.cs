@@ -473,8 +473,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>
     /// Whether the current text node's UTF-8 is still unchecked: the native reader leaves the check of content text to
-    /// its first decoding (<see cref="NodeValue"/>, <see cref="ReadValueChunk"/>) or, for text passed over, to the next
-    /// <see cref="Read"/>. Such text is on the native reader's current token.
+    /// its first decoding (<see cref="NodeValue"/>, <see cref="ReadValueChunk(Span{char})"/>) or, for text passed over,
+    /// to the next <see cref="Read"/>. Such text is on the native reader's current token.
     /// </summary>
     private bool TextUnchecked
     {
@@ -1751,7 +1751,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (_listValueUnread) return false;
         // .NET's MoveToContent stops on a node that keeps bytes of a base64 block for the next read, and otherwise tests
         // what is left of the value: the rest of a chunk read (its string, or its UTF-8 or UTF-16 in the input).
-        if ((ValueTrailKept && _valueTrailByteCount > 0) || (PieceReadUnderWay && _base64TrailCount > 0)) return false;
+        if ((ValueTrailKept && _valueBlocks.TrailCount > 0) || (PieceReadUnderWay && _pieceBlocks.TrailCount > 0)) return false;
         if (_valueRest is not null) return IsXmlWhitespace(_valueRest);
         if (TextChunkReadUnderWay)
         {
@@ -2105,15 +2105,21 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
         ThrowHelper.CheckBufferRange(buffer, index, count, "chars");
+        return ReadValueChunk(buffer.AsSpan(index, count));
+    }
+
+    /// <summary><see cref="ReadValueChunk(char[], int, int)"/> into a span (reads in blocks use it too).</summary>
+    private int ReadValueChunk(Span<char> destination)
+    {
         // Character text straight from its record, unless a read in pieces (base64) has taken part of it: then, as
         // .NET's reader, what the pieces left.
         if (_attributeIndex < 0 && _valueRest is null && (TextChunkReadUnderWay || (_value is null && _atomic == 0 && IsCharsText((RecordType)_valueLocation.ValueType)))
             && !TryGetPieceRest(out _, out _, out _))
         {
-            return IsUtf8Text((RecordType)_valueLocation.ValueType) ? ReadUtf8ValueChunk(buffer.AsSpan(index, count)) : ReadUtf16ValueChunk(buffer.AsSpan(index, count));
+            return IsUtf8Text((RecordType)_valueLocation.ValueType) ? ReadUtf8ValueChunk(destination) : ReadUtf16ValueChunk(destination);
         }
         if (_attributeIndex >= 0 && !ValueStringKept && _attributes[_attributeIndex] is { Value: null } undecoded && IsTextAttribute(undecoded)
-            && TryReadAttributeValueChunk(undecoded, buffer.AsSpan(index, count), out int read))
+            && TryReadAttributeValueChunk(undecoded, destination, out int read))
         {
             return read;
         }
@@ -2123,9 +2129,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // the node's until the reader moves.
         Attr? consumed = _attributeIndex >= 0 && !ValueStringKept && IsTextAttribute(_attributes[_attributeIndex]) ? _attributes[_attributeIndex] : null;
         string value = NodeValue;
-        int n = Math.Min(count, value.Length);
+        int n = Math.Min(destination.Length, value.Length);
         if (n > 1 && n < value.Length && char.IsHighSurrogate(value[n - 1])) n--;
-        value.CopyTo(0, buffer, index, n);
+        value.AsSpan(0, n).CopyTo(destination);
         if (consumed is not null)
         {
             consumed.Value = value[n..];
@@ -2137,11 +2143,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>
-    /// <see cref="ReadValueChunk"/> of an attribute whose value is one Chars or UnicodeChars record not decoded yet:
-    /// transcoded from the input into the caller's buffer, nothing allocated, and what is left of the record the
-    /// attribute's value from now on (.NET's reader consumes the attribute's value so). False, and nothing read, where
-    /// the chunk has room for one character only and the next is a surrogate pair: that is read from the value as a
-    /// string, which splits the pair.
+    /// <see cref="ReadValueChunk(Span{char})"/> of an attribute whose value is one Chars or UnicodeChars record not
+    /// decoded yet: transcoded from the input into the caller's buffer, nothing allocated, and what is left of the
+    /// record the attribute's value from now on (.NET's reader consumes the attribute's value so). False, and nothing
+    /// read, where the chunk has room for one character only and the next is a surrogate pair: that is read from the
+    /// value as a string, which splits the pair.
     /// </summary>
     private bool TryReadAttributeValueChunk(Attr a, Span<char> destination, out int count)
     {
@@ -2177,9 +2183,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     private static bool IsCharsText(RecordType type) => IsUtf8Text(type) || type is RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text;
 
     /// <summary>
-    /// <see cref="ReadValueChunk"/> of a text node whose value is UTF-8 not decoded yet: transcoded from the input into
-    /// the caller's buffer, nothing allocated. A surrogate pair is never split unless the chunk has room for one
-    /// character only (then its low surrogate comes first in the next chunk).
+    /// <see cref="ReadValueChunk(Span{char})"/> of a text node whose value is UTF-8 not decoded yet: transcoded from
+    /// the input into the caller's buffer, nothing allocated. A surrogate pair is never split unless the chunk has room
+    /// for one character only (then its low surrogate comes first in the next chunk).
     /// </summary>
     private int ReadUtf8ValueChunk(Span<char> destination)
     {
@@ -2215,9 +2221,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     }
 
     /// <summary>
-    /// <see cref="ReadValueChunk"/> of a UnicodeChars text node: copied from the input into the caller's buffer, nothing
-    /// allocated (the native reader checked it). A surrogate pair is never split unless the chunk has room for one
-    /// character only.
+    /// <see cref="ReadValueChunk(Span{char})"/> of a UnicodeChars text node: copied from the input into the caller's
+    /// buffer, nothing allocated (the native reader checked it). A surrogate pair is never split unless the chunk has
+    /// room for one character only.
     /// </summary>
     private int ReadUtf16ValueChunk(Span<char> destination)
     {
