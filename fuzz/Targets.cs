@@ -245,6 +245,9 @@ internal static class Targets
                     catch (XmlException)
                     {
                         trace.Add($"base64 {bytes} error");
+                        // One more piece: it goes on from what the read that failed left (the characters of a block
+                        // begun, what is left of the node), as .NET's does. Then the trace ends.
+                        if (r.ReadState == ReadState.Interactive) trace.Add($"after the error {PieceAfterError(r, piece)}");
                         break;
                     }
                     trace.Add($"base64 {bytes} then {r.NodeType} {r.Depth}");
@@ -439,6 +442,22 @@ internal static class Targets
             }
         }
         return trace;
+    }
+
+    /// <summary>A piece of base64 content read after a read that failed: its bytes, or "error", the node and the length left.</summary>
+    private static string PieceAfterError(XmlDictionaryReader r, byte[] piece)
+    {
+        string read;
+        try
+        {
+            int n = r.ReadContentAsBase64(piece, 0, piece.Length);
+            read = Convert.ToHexString(piece, 0, n);
+        }
+        catch (XmlException)
+        {
+            read = "error";
+        }
+        return $"{read} on {r.NodeType} {r.Depth}, left {r.TryGetBase64ContentLength(out int length)} {length}";
     }
 
     /// <summary>The kind of <see cref="ReadTypedElement"/> that reads base64 content.</summary>

@@ -265,27 +265,49 @@ public sealed partial class DictionaryReaderContractTests
     [InlineData("40 01 61 98 04 C3 A9 41 51 98 04 41 51 49 44 01", "'éAQ' then 'AQID'")]
     [InlineData("40 01 61 04 01 78 98 06 41 51 21 44 41 51 98 04 41 51 49 44 01", "an attribute 'AQ!DAQ', then 'AQID'")]
     [InlineData("40 01 61 04 01 78 98 04 C3 A9 41 51 98 02 49 44 01", "an attribute 'éAQ', then 'ID'")]
+    [InlineData("40 01 61 09 01 66 02 6E 73 BC 05 0A 9E 01 09 01", "a qualified name from the dictionary, then Bytes")]
+    [InlineData("40 01 61 09 01 66 02 6E 73 BC 05 01 9E 01 09 01", "a qualified name from the session, then Bytes")]
+    [InlineData("BC 05 01", "a qualified name from the session, the document's first record")]
+    [InlineData("40 01 61 AA 0A 9E 01 09 01", "a dictionary string, then Bytes")]
+    [InlineData("40 01 61 B6 04 E9 00 41 00 9E 01 09 01", "UTF-16 'éA', then Bytes")]
     public void Binary_reads_go_on_after_one_that_failed_as_in_box(string hex, string what)
     {
         // .NET's reader keeps what a read that fails leaves (the characters of a block begun, an element's read under
         // way, a node's characters used up as its UTF-8 record's rest, which the next read takes straight) and the
         // next read goes on from there. Ours forgot the block begun, failed again at the element's content, or read a
         // Bytes record after text used up through its characters. Found by a sweep against the in-box reader that
-        // reads on after a failure: 3,841 of 20,000 documents before, none after. Each read kind in pieces of 1 (not
-        // BinHex), 3, 6 and 100 bytes, four calls at most, the length left after each.
+        // reads on after a failure: 3,841 of 20,000 documents before, none after; the text of other records, whose
+        // rest is not a UTF-8 record's, by fuzzing (adapter seeds 1092 and 1093: a qualified name's text taken for
+        // its record's rest). Each read kind in pieces of 1 (not BinHex), 3, 6 and 100 bytes, four calls at most, the
+        // length left after each, on a new reader and on one reused.
         byte[] doc = Hex.Parse(hex);
+        var dictionary = new XmlDictionary();
+        foreach (string s in new[] { "a", "b", "c", "d", "e", "AQID" }) dictionary.Add(s);
         string[] kinds = ["content", "value", "element", "element BinHex", "BinHex"];
+        // A reader reused (SetInput) after reading a long text node too, so that what it kept of that node is not
+        // taken for the next document's (adapter seed 1092: a qualified name's text as the rest of the text before).
+        byte[] before = Hex.Parse("40 01 62 98 20 " + string.Concat(Enumerable.Repeat("41 ", 32)) + "01");
         foreach (string kind in kinds)
         foreach (int size in new[] { 1, 3, 6, 100 })
+        foreach (bool reused in new[] { false, true })
         {
             // (In-box's BinHex read of one byte fails with an ArgumentOutOfRangeException of its own.)
             if (size == 1 && kind.EndsWith("BinHex", StringComparison.Ordinal)) continue;
             AlikeInBox(factory =>
             {
-                using XmlDictionaryReader r = Create(factory, doc);
+                var session = new XmlBinaryReaderSession();
+                session.Add(0, "AQIDAQIDAQID");
+                using XmlDictionaryReader r = Create(factory, reused ? before : doc, dictionary, session: session);
+                if (reused)
+                {
+                    r.Read();
+                    r.Read();
+                    _ = r.Value;
+                    ((IXmlBinaryReaderInitializer)r).SetInput(doc, 0, doc.Length, dictionary, XmlDictionaryReaderQuotas.Max, session, null);
+                }
                 r.Read();
-                if (!kind.StartsWith("element", StringComparison.Ordinal) && !r.MoveToFirstAttribute()) r.Read();
-                var log = new StringBuilder($"{what}, {kind}, pieces of {size}: ");
+                if (r.NodeType == XmlNodeType.Element && !kind.StartsWith("element", StringComparison.Ordinal) && !r.MoveToFirstAttribute()) r.Read();
+                var log = new StringBuilder($"{what}, {kind}, pieces of {size}{(reused ? ", reused" : "")}: ");
                 byte[] piece = new byte[size];
                 for (int call = 0; call < 4; call++)
                 {

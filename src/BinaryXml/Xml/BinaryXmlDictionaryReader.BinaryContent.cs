@@ -127,6 +127,9 @@ public sealed partial class BinaryXmlDictionaryReader
     private byte[]? _pieceText;
     private string? _pieceString;
     private bool _pieceInputAscii;
+    // The node's characters are those of its UTF-8 record in the input, not all ASCII: read from its string
+    // (_pieceText), but what is left of them is the record's rest (Utf8PieceRest).
+    private bool _pieceTextOfUtf8Record;
     private BlockReadState _pieceBlocks;
 
     /// <summary>Whether a read in pieces is under way on the current node.</summary>
@@ -149,6 +152,7 @@ public sealed partial class BinaryXmlDictionaryReader
         _pieceText = null;
         _pieceString = null;
         _pieceInputAscii = false;
+        _pieceTextOfUtf8Record = false;
     }
 
     /// <summary>
@@ -201,6 +205,7 @@ public sealed partial class BinaryXmlDictionaryReader
             CheckTextBytes();
             ReadOnlySpan<byte> utf8 = Data.Slice(_valueLocation.Start, _valueLocation.Length);
             if (_pieceInputAscii || (_pieceInputAscii = Ascii.IsValid(utf8))) return utf8;
+            _pieceTextOfUtf8Record = true;
         }
         // ASCII, with '?' for every other character (no best fit, which Latin-1 would use: 'Ů' would become 'U').
         // A Bytes record read in part as bytes goes on as the base64 of what is left of it (its Value then).
@@ -272,7 +277,7 @@ public sealed partial class BinaryXmlDictionaryReader
     /// Whether the current text node's characters read in pieces are its UTF-8 record's: from the input, or from its
     /// string when they are not all ASCII.
     /// </summary>
-    private bool PieceTextIsUtf8Record => _pieceText is null ? PieceTextIsInput : !TextChunkReadUnderWay && IsUtf8Text((RecordType)_valueLocation.ValueType);
+    private bool PieceTextIsUtf8Record => _pieceText is null ? PieceTextIsInput : _pieceTextOfUtf8Record;
 
     /// <summary>
     /// The UTF-8 in the input of the current text node's characters not read yet in pieces
