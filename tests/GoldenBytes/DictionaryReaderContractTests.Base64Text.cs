@@ -15,6 +15,8 @@ public sealed partial class DictionaryReaderContractTests
         ("non-ASCII", w => w.WriteString("é日x")),
         ("non-ASCII, more text", w => { w.WriteString("é日x"); w.WriteString("AQID"); }),
         ("base64 then é", w => w.WriteString("AQIDé")),
+        // Whole blocks of UTF-8 bytes, a block taken straight before the characters: the rest goes on from there.
+        ("base64 then é in a block, more text", w => { w.WriteString("AQIDAQé"); w.WriteString("AQID"); }),
         ("base64, é, base64, more text", w => { w.WriteString("AQIDéAQID"); w.WriteString("AQID"); }),
         ("CJK", w => w.WriteString("日本語日本語日本語日本語")),
         ("base64 then CJK, more text", w => { w.WriteString("AQID日本語日本語日本語日本語"); w.WriteString("AQID"); }),

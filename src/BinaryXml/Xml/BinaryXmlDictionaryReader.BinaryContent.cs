@@ -207,14 +207,12 @@ public sealed partial class BinaryXmlDictionaryReader
             if (_pieceInputAscii || (_pieceInputAscii = Ascii.IsValid(utf8))) return utf8;
             _pieceTextOfUtf8Record = true;
         }
-        // ASCII, with '?' for every other character (no best fit, which Latin-1 would use: 'Ů' would become 'U').
-        // A Bytes record read in part as bytes goes on as the base64 of what is left of it (its Value then).
+        // ASCII, with '?' for every other character (no best fit, which Latin-1 would use: 'Ů' would become 'U'). The
+        // string is what is left of the node after the pieces taken straight from its record (its Value then): a Bytes
+        // record's rest as base64, UTF-8 text's rest after whole blocks; the pieces go on from its start.
         _pieceString = NodeValue;
-        if (IsUndecodedBytesText)
-        {
-            _pieceBytesTaken = _pieceUsed;
-            _pieceUsed = 0;
-        }
+        if (IsUndecodedBytesText) _pieceBytesTaken = _pieceUsed;
+        _pieceUsed = 0;
         return _pieceText = Encoding.ASCII.GetBytes(_pieceString);
     }
 
