@@ -45,6 +45,151 @@ public class W5_Base64 : WriterScenario
 }
 
 /// <summary>
+/// W5, streamed: a body of <c>Size</c> bytes written as CoreWCF's streamed formatter writes a <see cref="Stream"/>
+/// parameter (<c>StreamFormatterHelper.WriteValue</c>): <c>WriteBase64</c> of blocks of 256 bytes, then 4,096, then
+/// 65,536 (a block sixteen times larger after each full one), so that the writer holds back and carries 1–2 bytes
+/// between calls. Limit = copying the bytes.
+/// </summary>
+[MemoryDiagnoser]
+public class W5_Base64Streamed : WriterScenario
+{
+    private byte[] _bytes = [];
+    private byte[] _copy = [];
+
+    [Params(4096, 65536, 1 << 20)]
+    public int Size { get; set; }
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _bytes = new byte[Size];
+        new Random(5).NextBytes(_bytes);
+        _copy = new byte[Size];
+        CreateWriters();
+        Support.GuardBytes($"W5 streamed {Size}", Support.WriteInBox(Write<CodeFor.InBox>), Support.WriteAdapter(Write<CodeFor.Adapter>), Support.WriteNative(Write));
+    }
+
+    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
+    {
+        w.WriteStartElement("b");
+        for (int at = 0, block = 256; at < _bytes.Length; block = NextBlock(block))
+        {
+            int n = Math.Min(block, _bytes.Length - at);
+            w.WriteBase64(_bytes, at, n);
+            at += n;
+        }
+        w.WriteEndElement();
+    }
+
+    private void Write(BinaryXmlWriter w)
+    {
+        w.WriteStartElement("b");
+        for (int at = 0, block = 256; at < _bytes.Length; block = NextBlock(block))
+        {
+            int n = Math.Min(block, _bytes.Length - at);
+            w.WriteBase64(_bytes.AsSpan(at, n));
+            at += n;
+        }
+        w.WriteEndElement();
+    }
+
+    private static int NextBlock(int block) => block < 65536 ? block * 16 : block;
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
+
+    [Benchmark]
+    public void Limit() => _bytes.AsSpan().CopyTo(_copy);
+}
+
+/// <summary>
+/// R3, streamed: base64 content of <c>Size</c> bytes read as CoreWCF's <c>MessageBodyStream.Read</c> reads a streamed
+/// body: <c>MoveToContent</c>, then <c>ReadContentAsBase64</c> into the caller's buffer of 4,096 bytes, until it
+/// returns 0. "bytes": Bytes records, as .NET's writer writes <c>WriteBase64</c>; "text": the same bytes as one base64
+/// string (text records), which the reader decodes. Limit = the bytes copied, or decoded from the base64 text by
+/// <see cref="System.Buffers.Text.Base64"/>, into a reused array.
+/// </summary>
+[MemoryDiagnoser]
+public class R3_Base64Streamed : ReaderScenario
+{
+    private readonly byte[] _buffer = new byte[4096];
+    private byte[] _bytes = [];
+    private byte[] _base64 = [];
+    private byte[] _target = [];
+
+    [Params(4096, 65536, 1 << 20)]
+    public int Size { get; set; }
+
+    [Params("bytes", "text")]
+    public string Content { get; set; } = "bytes";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _bytes = new byte[Size];
+        _target = new byte[Size];
+        new Random(5).NextBytes(_bytes);
+        _base64 = Encoding.ASCII.GetBytes(Convert.ToBase64String(_bytes));
+        Data = Support.WriteInBox(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("b");
+            if (Content == "bytes") w.WriteBase64(_bytes, 0, Size);
+            else w.WriteString(Convert.ToBase64String(_bytes));
+            w.WriteEndElement();
+            w.WriteEndElement();
+        });
+        Support.GuardNodes($"R3 base64 streamed {Size} {Content}", Data);
+        foreach ((string name, Func<XmlDictionaryReader> reader) in new (string, Func<XmlDictionaryReader>)[] { ("InBox", InBoxReader), ("Adapter", AdapterReader) })
+        {
+            XmlDictionaryReader r = reader();
+            r.ReadStartElement("r");
+            r.ReadStartElement("b");
+            var read = new List<byte>();
+            int n;
+            while (r.MoveToContent() == XmlNodeType.Text && (n = r.ReadContentAsBase64(_buffer, 0, _buffer.Length)) > 0) read.AddRange(_buffer.AsSpan(0, n));
+            if (!read.ToArray().AsSpan().SequenceEqual(_bytes)) throw new InvalidOperationException($"R3 base64 streamed {Size} {Content}: {name} does not read the bytes written");
+        }
+        if (Limit() != Size) throw new InvalidOperationException($"R3 base64 streamed {Size} {Content}: the limit does not decode the bytes");
+    }
+
+    private long Read<TCode>(XmlDictionaryReader r) where TCode : struct
+    {
+        r.ReadStartElement("r");
+        r.ReadStartElement("b");
+        long total = 0;
+        int n;
+        while (r.MoveToContent() == XmlNodeType.Text && (n = r.ReadContentAsBase64(_buffer, 0, _buffer.Length)) > 0) total += n;
+        r.ReadEndElement();
+        return total;
+    }
+
+    [Benchmark(Baseline = true)]
+    public long InBox() => Read<CodeFor.InBox>(InBoxReader());
+
+    [Benchmark]
+    public long Adapter() => Read<CodeFor.Adapter>(AdapterReader());
+
+    [Benchmark]
+    public long Limit()
+    {
+        if (Content == "bytes")
+        {
+            _bytes.AsSpan().CopyTo(_target);
+            return Size;
+        }
+        System.Buffers.Text.Base64.DecodeFromUtf8(_base64, _target, out _, out int written);
+        return written;
+    }
+}
+
+/// <summary>
 /// R3: string content read with <c>ReadElementContentAsString</c> (allocating) and <c>ReadValueChunk</c> into a
 /// reused char[]; Limit = <c>Encoding.UTF8.GetString</c> of the payload bytes. MB/s = UTF-8 bytes / mean. "ascii" and
 /// "mixed" are written as UTF-8, "cjk" (Japanese and Chinese, as W2's) as UTF-16.
