@@ -10,7 +10,6 @@ namespace BinaryXml;
 /// </summary>
 internal static class Base64Blocks
 {
-    private static readonly SearchValues<byte> s_whitespaceBytes = SearchValues.Create(" \t\r\n"u8);
     private static readonly SearchValues<char> s_whitespace = SearchValues.Create(" \t\r\n");
 
     /// <summary>
@@ -19,17 +18,30 @@ internal static class Base64Blocks
     /// </summary>
     private static int RunLength(int padding, int length) => padding < 0 ? length : (padding / 4 + 1) * 4;
 
-    /// <summary>Decodes whole blocks of ASCII base64 into <paramref name="destination"/> (room for them); false when they do not decode.</summary>
+    /// <summary>
+    /// Whether a run's decoding gave the bytes of all its characters as blocks. The platform's decoders pass over white
+    /// space, which is not base64 here: a run with white space in it decodes, if at all, to at least one block's bytes
+    /// fewer (its other characters are whole blocks), so that the count tells it without a search first.
+    /// </summary>
+    private static bool DecodedEveryBlock(int written, int runLength, bool lastPadded, bool lastTwoPadded)
+        => written == runLength / 4 * 3 - (lastTwoPadded ? 2 : lastPadded ? 1 : 0);
+
+    /// <summary>
+    /// Decodes whole blocks of ASCII base64 into <paramref name="destination"/> (room for them); false when they do not
+    /// decode, <paramref name="destination"/> then written in part.
+    /// </summary>
     public static bool TryDecode(ReadOnlySpan<byte> ascii, Span<byte> destination, out int written)
     {
         written = 0;
-        if (ascii.Length % 4 != 0 || ascii.IndexOfAny(s_whitespaceBytes) >= 0) return false;
+        if (ascii.Length % 4 != 0) return false;
         while (!ascii.IsEmpty)
         {
             int run = RunLength(ascii.IndexOf((byte)'='), ascii.Length);
+            ReadOnlySpan<byte> blocks = ascii[..run];
             // The vectorized decoder refuses a padded block's unused bits; Convert's rule, taken where it fails, ignores them.
-            if (Base64.DecodeFromUtf8(ascii[..run], destination[written..], out _, out int n) != OperationStatus.Done
-                && !Convert.TryFromBase64String(System.Text.Encoding.ASCII.GetString(ascii[..run]), destination[written..], out n))
+            if ((Base64.DecodeFromUtf8(blocks, destination[written..], out _, out int n) != OperationStatus.Done
+                    && !Convert.TryFromBase64String(System.Text.Encoding.ASCII.GetString(blocks), destination[written..], out n))
+                || !DecodedEveryBlock(n, run, blocks[^1] == '=', blocks[^1] == '=' && blocks[^2] == '='))
             {
                 return false;
             }
@@ -39,15 +51,20 @@ internal static class Base64Blocks
         return true;
     }
 
-    /// <summary>Decodes whole blocks of base64 characters into <paramref name="destination"/> (room for them); false when they do not decode.</summary>
+    /// <summary>
+    /// Decodes whole blocks of base64 characters into <paramref name="destination"/> (room for them); false when they do
+    /// not decode, <paramref name="destination"/> then written in part.
+    /// </summary>
     public static bool TryDecode(ReadOnlySpan<char> chars, Span<byte> destination, out int written)
     {
         written = 0;
-        if (chars.Length % 4 != 0 || chars.IndexOfAny(s_whitespace) >= 0) return false;
+        if (chars.Length % 4 != 0) return false;
         while (!chars.IsEmpty)
         {
             int run = RunLength(chars.IndexOf('='), chars.Length);
-            if (!Convert.TryFromBase64Chars(chars[..run], destination[written..], out int n)) return false;
+            ReadOnlySpan<char> blocks = chars[..run];
+            if (!Convert.TryFromBase64Chars(blocks, destination[written..], out int n)
+                || !DecodedEveryBlock(n, run, blocks[^1] == '=', blocks[^1] == '=' && blocks[^2] == '=')) return false;
             written += n;
             chars = chars[run..];
         }
