@@ -7,41 +7,67 @@ using BinaryXml.Soap;
 
 namespace BinaryXml.Benchmarks;
 
-/// <summary>W5: <c>WriteBase64</c> of one byte array as element content; Limit = copying the bytes. MB/s = size / mean.</summary>
-[MemoryDiagnoser]
-public class W5_Base64 : WriterScenario
+/// <summary>
+/// W5's shape: <see cref="Size"/> random bytes written by each writer as base64 element content
+/// (<see cref="WriteInBox"/>, <see cref="WriteAdapter"/> and <see cref="Write(BinaryXmlWriter)"/> say in which calls:
+/// the first two each compiled for its writer, see <see cref="CodeFor"/>); Limit = copying the bytes. MB/s = size / mean.
+/// </summary>
+public abstract class Base64WriterScenario : WriterScenario
 {
-    private byte[] _bytes = [];
     private byte[] _copy = [];
+    private protected byte[] Bytes = [];
 
-    [Params(64, 4096, 65536, 1 << 20)]
-    public int Size { get; set; }
+    /// <summary>The payload's length in bytes (each scenario's parameter).</summary>
+    public abstract int Size { get; set; }
+
+    /// <summary>The scenario's name in its guard's line.</summary>
+    private protected abstract string Label { get; }
+
+    private protected abstract void WriteInBox(XmlDictionaryWriter w);
+
+    private protected abstract void WriteAdapter(XmlDictionaryWriter w);
+
+    private protected abstract void Write(BinaryXmlWriter w);
 
     [GlobalSetup]
     public void Setup()
     {
-        _bytes = new byte[Size];
-        new Random(5).NextBytes(_bytes);
+        Bytes = new byte[Size];
+        new Random(5).NextBytes(Bytes);
         _copy = new byte[Size];
         CreateWriters();
-        Support.GuardBytes($"W5 {Size}", Support.WriteInBox(Write<CodeFor.InBox>), Support.WriteAdapter(Write<CodeFor.Adapter>), Support.WriteNative(Write));
+        Support.GuardBytes($"{Label} {Size}", Support.WriteInBox(WriteInBox), Support.WriteAdapter(WriteAdapter), Support.WriteNative(Write));
     }
 
-    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct { w.WriteStartElement("b"); w.WriteBase64(_bytes, 0, _bytes.Length); w.WriteEndElement(); }
-
-    private void Write(BinaryXmlWriter w) { w.WriteStartElement("b"); w.WriteBase64(_bytes); w.WriteEndElement(); }
-
     [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); WriteInBox(w); w.Flush(); }
 
     [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); WriteAdapter(w); w.Flush(); }
 
     [Benchmark]
     public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
 
     [Benchmark]
-    public void Limit() => _bytes.AsSpan().CopyTo(_copy);
+    public void Limit() => Bytes.AsSpan().CopyTo(_copy);
+}
+
+/// <summary>W5: <c>WriteBase64</c> of one byte array as element content; Limit = copying the bytes. MB/s = size / mean.</summary>
+[MemoryDiagnoser]
+public class W5_Base64 : Base64WriterScenario
+{
+    [Params(64, 4096, 65536, 1 << 20)]
+    public override int Size { get; set; }
+
+    private protected override string Label => "W5";
+
+    private protected override void WriteInBox(XmlDictionaryWriter w) => Write<CodeFor.InBox>(w);
+
+    private protected override void WriteAdapter(XmlDictionaryWriter w) => Write<CodeFor.Adapter>(w);
+
+    private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct { w.WriteStartElement("b"); w.WriteBase64(Bytes, 0, Bytes.Length); w.WriteEndElement(); }
+
+    private protected override void Write(BinaryXmlWriter w) { w.WriteStartElement("b"); w.WriteBase64(Bytes); w.WriteEndElement(); }
 }
 
 /// <summary>
@@ -51,61 +77,42 @@ public class W5_Base64 : WriterScenario
 /// between calls. Limit = copying the bytes.
 /// </summary>
 [MemoryDiagnoser]
-public class W5_Base64Streamed : WriterScenario
+public class W5_Base64Streamed : Base64WriterScenario
 {
-    private byte[] _bytes = [];
-    private byte[] _copy = [];
-
     [Params(4096, 65536, 1 << 20)]
-    public int Size { get; set; }
+    public override int Size { get; set; }
 
-    [GlobalSetup]
-    public void Setup()
-    {
-        _bytes = new byte[Size];
-        new Random(5).NextBytes(_bytes);
-        _copy = new byte[Size];
-        CreateWriters();
-        Support.GuardBytes($"W5 streamed {Size}", Support.WriteInBox(Write<CodeFor.InBox>), Support.WriteAdapter(Write<CodeFor.Adapter>), Support.WriteNative(Write));
-    }
+    private protected override string Label => "W5 streamed";
+
+    private protected override void WriteInBox(XmlDictionaryWriter w) => Write<CodeFor.InBox>(w);
+
+    private protected override void WriteAdapter(XmlDictionaryWriter w) => Write<CodeFor.Adapter>(w);
 
     private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         w.WriteStartElement("b");
-        for (int at = 0, block = 256; at < _bytes.Length; block = NextBlock(block))
+        for (int at = 0, block = 256; at < Bytes.Length; block = NextBlock(block))
         {
-            int n = Math.Min(block, _bytes.Length - at);
-            w.WriteBase64(_bytes, at, n);
+            int n = Math.Min(block, Bytes.Length - at);
+            w.WriteBase64(Bytes, at, n);
             at += n;
         }
         w.WriteEndElement();
     }
 
-    private void Write(BinaryXmlWriter w)
+    private protected override void Write(BinaryXmlWriter w)
     {
         w.WriteStartElement("b");
-        for (int at = 0, block = 256; at < _bytes.Length; block = NextBlock(block))
+        for (int at = 0, block = 256; at < Bytes.Length; block = NextBlock(block))
         {
-            int n = Math.Min(block, _bytes.Length - at);
-            w.WriteBase64(_bytes.AsSpan(at, n));
+            int n = Math.Min(block, Bytes.Length - at);
+            w.WriteBase64(Bytes.AsSpan(at, n));
             at += n;
         }
         w.WriteEndElement();
     }
 
     private static int NextBlock(int block) => block < 65536 ? block * 16 : block;
-
-    [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); Write<CodeFor.InBox>(w); w.Flush(); }
-
-    [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); Write<CodeFor.Adapter>(w); w.Flush(); }
-
-    [Benchmark]
-    public void Native() { BinaryXmlWriter w = ResetNative(); Write(w); w.Flush(); }
-
-    [Benchmark]
-    public void Limit() => _bytes.AsSpan().CopyTo(_copy);
 }
 
 /// <summary>
