@@ -23,8 +23,8 @@ internal static class Base64Blocks
     /// space, which is not base64 here: a run with white space in it decodes, if at all, to at least one block's bytes
     /// fewer (its other characters are whole blocks), so that the count tells it without a search first.
     /// </summary>
-    private static bool DecodedEveryBlock(int written, int runLength, bool lastPadded, bool lastTwoPadded)
-        => written == runLength / 4 * 3 - (lastTwoPadded ? 2 : lastPadded ? 1 : 0);
+    private static bool DecodedEveryBlock(int written, int runLength, char secondLast, char last)
+        => written == runLength / 4 * 3 - (last != '=' ? 0 : secondLast != '=' ? 1 : 2);
 
     /// <summary>
     /// Decodes whole blocks of ASCII base64 into <paramref name="destination"/> (room for them); false when they do not
@@ -41,7 +41,7 @@ internal static class Base64Blocks
             // The vectorized decoder refuses a padded block's unused bits; Convert's rule, taken where it fails, ignores them.
             if ((Base64.DecodeFromUtf8(blocks, destination[written..], out _, out int n) != OperationStatus.Done
                     && !Convert.TryFromBase64String(System.Text.Encoding.ASCII.GetString(blocks), destination[written..], out n))
-                || !DecodedEveryBlock(n, run, blocks[^1] == '=', blocks[^1] == '=' && blocks[^2] == '='))
+                || !DecodedEveryBlock(n, run, (char)blocks[^2], (char)blocks[^1]))
             {
                 return false;
             }
@@ -64,7 +64,7 @@ internal static class Base64Blocks
             int run = RunLength(chars.IndexOf('='), chars.Length);
             ReadOnlySpan<char> blocks = chars[..run];
             if (!Convert.TryFromBase64Chars(blocks, destination[written..], out int n)
-                || !DecodedEveryBlock(n, run, blocks[^1] == '=', blocks[^1] == '=' && blocks[^2] == '=')) return false;
+                || !DecodedEveryBlock(n, run, blocks[^2], blocks[^1])) return false;
             written += n;
             chars = chars[run..];
         }
