@@ -17,9 +17,7 @@ internal abstract class ArrayItems
     /// The types W4 and R4 run: all of them, or those named in the BINARYXML_ARRAY_TYPES environment variable
     /// (comma-separated, e.g. <c>DateTime,decimal</c>) to time a few of the 30 cases per class.
     /// </summary>
-    public static IEnumerable<string> Types => Environment.GetEnvironmentVariable("BINARYXML_ARRAY_TYPES") is { Length: > 0 } named
-        ? named.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(t => AllTypes.Contains(t) ? t : throw new ArgumentException($"BINARYXML_ARRAY_TYPES: no array of {t}; the types are {string.Join(", ", AllTypes)}"))
-        : AllTypes;
+    public static IEnumerable<string> Types => Support.Selected("BINARYXML_ARRAY_TYPES", AllTypes);
 
     /// <summary>The item counts W4 and R4 run (16, 1,024 and 1,048,576).</summary>
     public static readonly int[] AllCounts = [16, 1024, 1 << 20];
@@ -28,9 +26,7 @@ internal abstract class ArrayItems
     /// The item counts W4 and R4 run: all of them, or those named in the BINARYXML_ARRAY_ITEMS environment variable
     /// (comma-separated, e.g. <c>16</c>).
     /// </summary>
-    public static IEnumerable<int> Counts => Environment.GetEnvironmentVariable("BINARYXML_ARRAY_ITEMS") is { Length: > 0 } named
-        ? named.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(c => int.TryParse(c, out int n) && AllCounts.Contains(n) ? n : throw new ArgumentException($"BINARYXML_ARRAY_ITEMS: no count {c}; the counts are {string.Join(", ", AllCounts)}"))
-        : AllCounts;
+    public static IEnumerable<int> Counts => Support.Selected("BINARYXML_ARRAY_ITEMS", AllCounts);
 
     public static ArrayItems Create(string type, int count) => type switch
     {

@@ -207,8 +207,10 @@ public class R3_Strings : ReaderScenario
     private readonly char[] _chunk = new char[4096];
     private byte[] _utf8 = [];
 
-    [Params(8, 64, 4096, 1 << 20)]
+    [ParamsSource(nameof(Lengths))]
     public int Length { get; set; }
+
+    public static IEnumerable<int> Lengths => Support.StringLengths;
 
     [Params("ascii", "mixed", "cjk")]
     public string Text { get; set; } = "ascii";

@@ -32,13 +32,17 @@ internal static class Program
             else if (args[i] is "--inprocess") inProcess = true;
             else rest.Add(args[i]);
         }
-        // A case's own process is started with the affinity given (--affinity 1 here): its runtime sees one CPU and
-        // waits ten times longer before it recompiles hot methods, and BenchmarkDotNet's short job, three warm-ups,
-        // timed some cases before that (run 264: W1's native rows 96–114 ns instead of 7–8). Out of process the short
-        // job warms up until steady, as the default job does, and times three iterations. The runtime's wait is kept:
-        // shortened (DOTNET_TC_DelaySingleProcMultiplier=1), it profiled the setup's calls through the in-box writer
-        // and compiled the drop-in writer's Guid loop for that writer (run 266: 26.2 ns, 11.1 in run 251). In process
-        // the host's runtime started before the affinity was set.
+        // A case's own process is started with the affinity given (--affinity 1 here): its runtime then sees one CPU,
+        // and on one CPU it waits ten times longer (DOTNET_TC_DelaySingleProcMultiplier, 10) before it recompiles hot
+        // methods. Code, the framework's precompiled code as well as ours, then ran at an earlier tier for tens of
+        // seconds, inside the timed iterations: in-box's W4 16 ints at 75-85 ns for 72 of 100 iterations, then 45 (run
+        // 889; with dynamic PGO off, 100-120 ns, then 66, run 895), R3's streamed base64 text through the drop-in
+        // reader 2-6 times its steady time (run 887). The wait is therefore the runtime's on more than one CPU, as on a
+        // server: DOTNET_TC_DelaySingleProcMultiplier=1 is given to every case's process unless the command line
+        // gives it (runs 888 and 890: both sides at their steady level within the first iterations). Out of process the
+        // short job warms up until steady, as the default job does, and times three iterations (run 264: three
+        // warm-ups timed W1's native rows at 96-114 ns instead of 7-8). In process the host's runtime started before
+        // the affinity was set.
         Job shortJob = inProcess ? Job.ShortRun : new Job("ShortRun").WithLaunchCount(1).WithIterationCount(3);
         Job job = named switch
         {
@@ -53,6 +57,29 @@ internal static class Program
         IConfig config = ManualConfig.Create(DefaultConfig.Instance)
             .AddJob(inProcess ? job.WithToolchain(InProcessEmitToolchain.Instance) : job)
             .WithOptions(ConfigOptions.JoinSummary);
+        if (!inProcess) WithRuntimeWait(rest);
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(rest.ToArray(), config);
+    }
+
+    private const string SingleProcessorWait = "DOTNET_TC_DelaySingleProcMultiplier";
+
+    /// <summary>
+    /// Adds <c>DOTNET_TC_DelaySingleProcMultiplier:1</c> to BenchmarkDotNet's <c>--envVars</c> (each case's process),
+    /// unless the arguments set that variable themselves.
+    /// </summary>
+    private static void WithRuntimeWait(List<string> args)
+    {
+        int envVars = args.FindIndex(a => a.Equals("--envVars", StringComparison.OrdinalIgnoreCase));
+        string wait = SingleProcessorWait + ":1";
+        if (envVars < 0)
+        {
+            args.Add("--envVars");
+            args.Add(wait);
+            return;
+        }
+        int end = envVars + 1;
+        while (end < args.Count && !args[end].StartsWith('-')) end++;
+        if (!args.Skip(envVars + 1).Take(end - envVars - 1).Any(v => v.StartsWith(SingleProcessorWait + ":", StringComparison.Ordinal)))
+            args.Insert(end, wait);
     }
 }

@@ -24,6 +24,27 @@ internal static class CodeFor
 /// <summary>Shared sinks, payloads and the correctness guards every scenario runs before timing.</summary>
 internal static class Support
 {
+    /// <summary>
+    /// The values of a parameter that a run takes: all of them, or those named in the environment variable
+    /// <paramref name="variable"/> (comma-separated), each of which must be one of them.
+    /// </summary>
+    public static IEnumerable<T> Selected<T>(string variable, IReadOnlyList<T> all)
+    {
+        if (Environment.GetEnvironmentVariable(variable) is not { Length: > 0 } named) return all;
+        return named.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(v =>
+        {
+            foreach (T value in all)
+                if (string.Equals(Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture), v, StringComparison.Ordinal)) return value;
+            throw new ArgumentException($"{variable}: no value {v}; the values are {string.Join(", ", all)}");
+        }).ToArray();
+    }
+
+    /// <summary>
+    /// The string lengths W2 and R3 run: 8, 64, 4,096 and 1,048,576 characters, or those named in the
+    /// BINARYXML_STRING_LENGTHS environment variable (comma-separated, e.g. <c>8,64</c>).
+    /// </summary>
+    public static IEnumerable<int> StringLengths => Selected<int>("BINARYXML_STRING_LENGTHS", [8, 64, 4096, 1 << 20]);
+
     /// <summary>Throws unless the adapter's and native bytes equal the in-box bytes: a difference is a failure, not a speed-up.</summary>
     public static void GuardBytes(string scenario, byte[] inBox, byte[] adapter, byte[] native)
     {

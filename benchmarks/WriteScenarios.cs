@@ -187,8 +187,10 @@ public class W1_PrimitiveValues : WriterScenario
 [MemoryDiagnoser]
 public class W2_Strings : WriterScenario
 {
-    [Params(8, 64, 4096, 1 << 20)]
+    [ParamsSource(nameof(Lengths))]
     public int Length { get; set; } = 64;
+
+    public static IEnumerable<int> Lengths => Support.StringLengths;
 
     [Params("ascii", "mixed", "cjk", "ascii-cjk")]
     public string Text { get; set; } = "ascii";
