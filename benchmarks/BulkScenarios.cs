@@ -142,13 +142,14 @@ public class R3_Base64Streamed : ReaderScenario
         _bytes = new byte[Size];
         _target = new byte[Size];
         new Random(5).NextBytes(_bytes);
-        _base64 = Encoding.ASCII.GetBytes(Convert.ToBase64String(_bytes));
+        string text = Convert.ToBase64String(_bytes);
+        _base64 = Encoding.ASCII.GetBytes(text);
         Data = Support.WriteInBox(w =>
         {
             w.WriteStartElement("r");
             w.WriteStartElement("b");
             if (Content == "bytes") w.WriteBase64(_bytes, 0, Size);
-            else w.WriteString(Convert.ToBase64String(_bytes));
+            else w.WriteString(text);
             w.WriteEndElement();
             w.WriteEndElement();
         });
