@@ -96,22 +96,36 @@ public sealed class ArrayEndiannessProperties
 
     /// <summary>
     /// DateTime items as .NET's reader gives them (<see cref="DateTime.FromBinary"/> of each), whatever the path: the
-    /// block path copies the items that need no conversion, 4 at a time and then one by one, and converts the rest
-    /// (local ones) or fails on an invalid one. Items are compared bit for bit (a DateTime's equality ignores its kind):
-    /// a local item kept as stored would differ even where the local zone is UTC, as its "ambiguous" flag is dropped.
+    /// block path copies the items that need no conversion, 16 at a time (four vectors tested together), then 4 at a
+    /// time, then one by one, and converts the rest (local ones) or fails on an invalid one. Items are compared bit for
+    /// bit (a DateTime's equality ignores its kind): a local item kept as stored would differ even where the local zone
+    /// is UTC, as its "ambiguous" flag is dropped.
     /// </summary>
     [Theory]
-    [InlineData(false, "-", -1)]
-    [InlineData(false, "invalid 1", 1)]
-    [InlineData(false, "invalid 9", 9)]
-    [InlineData(false, "local 2, invalid 9", 9)]
-    [InlineData(false, "local 2, local 9", -1)]
-    [InlineData(false, "unspecified 5, local 10", -1)]
-    [InlineData(true, "local 2, invalid 9", 9)]
-    [InlineData(true, "local 2, local 9", -1)]
-    public void DateTime_items_read_as_FromBinary_gives_them_and_an_invalid_one_fails_at_its_offset(bool elementwise, string layout, int failsAt)
+    [InlineData(false, 11, "-", -1)]
+    [InlineData(false, 11, "invalid 1", 1)]
+    [InlineData(false, 11, "invalid 9", 9)]
+    [InlineData(false, 11, "local 2, invalid 9", 9)]
+    [InlineData(false, 11, "local 2, local 9", -1)]
+    [InlineData(false, 11, "unspecified 5, local 10", -1)]
+    [InlineData(true, 11, "local 2, invalid 9", 9)]
+    [InlineData(true, 11, "local 2, local 9", -1)]
+    // Forty items: two steps of sixteen, two vectors of four, then items alone; each kind of item in each vector of a step.
+    [InlineData(false, 40, "-", -1)]
+    [InlineData(false, 40, "invalid 0", 0)]
+    [InlineData(false, 40, "invalid 6", 6)]
+    [InlineData(false, 40, "invalid 15", 15)]
+    [InlineData(false, 40, "invalid 16", 16)]
+    [InlineData(false, 40, "invalid 26", 26)]
+    [InlineData(false, 40, "invalid 33", 33)]
+    [InlineData(false, 40, "invalid 39", 39)]
+    [InlineData(false, 40, "local 11", -1)]
+    [InlineData(false, 40, "local 20, invalid 29", 29)]
+    [InlineData(false, 40, "unspecified 3, local 17, local 38", -1)]
+    [InlineData(true, 40, "local 20, invalid 29", 29)]
+    public void DateTime_items_read_as_FromBinary_gives_them_and_an_invalid_one_fails_at_its_offset(bool elementwise, int count, string layout, int failsAt)
     {
-        DateTime[] values = Enumerable.Range(0, 11).Select(i => new DateTime(2026, 1, 2, 3, 4, 5, DateTimeKind.Utc).AddHours(i * 7)).ToArray();
+        DateTime[] values = Enumerable.Range(0, count).Select(i => new DateTime(2026, 1, 2, 3, 4, 5, DateTimeKind.Utc).AddHours(i * 7)).ToArray();
         byte[] bytes = ArrayDocument(values, out int start);
         Span<long> items = System.Runtime.InteropServices.MemoryMarshal.Cast<byte, long>(bytes.AsSpan(start, 8 * values.Length));
         foreach (string change in layout.Split(", "))
@@ -150,7 +164,8 @@ public sealed class ArrayEndiannessProperties
 
     /// <summary>
     /// Decimal items with invalid flags fail at their offset, the items before read and those after untouched, whatever
-    /// the path (the block path checks the flags two items at a time, then one by one) and wherever the item is.
+    /// the path (the block path checks the flags eight items at a time, then two, then one by one) and wherever the
+    /// item is.
     /// </summary>
     [Theory]
     [InlineData(false, 0)]
@@ -172,7 +187,7 @@ public sealed class ArrayEndiannessProperties
     [InlineData(true, 12)]
     public void An_invalid_decimal_item_fails_at_its_offset_after_the_items_before_it_on_both_paths(bool elementwise, int invalid)
     {
-        // Nineteen items: nine vectors of two, one item alone.
+        // Nineteen items: two steps of eight (four vectors of two), a vector of two, one item alone.
         decimal[] values = [1.5m, -0.25m, 79228162514264337593543950335m, 3m, -0.0000001m, 12.75m, -1m, 0m,
             -79228162514264337593543950335m, 0.5m, 2m, -3.125m, 1e-28m, 100m, -7m, 42m, 9.99m, -0.01m, 6m];
         foreach ((int flags, string what) in new[] { (29 << 16, "scale 29"), (1, "a low flag bit"), (0x0100_0000, "a bit above the scale"), (unchecked((int)0x801D_0000), "negative, scale 29") })

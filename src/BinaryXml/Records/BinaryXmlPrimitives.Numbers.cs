@@ -150,6 +150,21 @@ public static partial class BinaryXmlPrimitives
             Vector256<int> maxScale = Vector256.Create(28 << 16);
             ref byte from = ref MemoryMarshal.GetReference(items);
             ref byte to = ref MemoryMarshal.GetReference(destination);
+            // Four vectors (eight items) a step, tested together, as CopyPlainDateTimes does; from the step that holds an
+            // invalid item, a vector at a time, then item by item.
+            for (; i <= count - 8; i += 8)
+            {
+                nuint at = (nuint)(16 * i);
+                Vector256<int> a = Vector256.LoadUnsafe(ref from, at).AsInt32(), b = Vector256.LoadUnsafe(ref from, at + 32).AsInt32();
+                Vector256<int> c = Vector256.LoadUnsafe(ref from, at + 64).AsInt32(), d = Vector256.LoadUnsafe(ref from, at + 96).AsInt32();
+                Vector256<int> invalid = ((a | b | c | d) & invalidBits) | Vector256.GreaterThan(a & scaleBits, maxScale) | Vector256.GreaterThan(b & scaleBits, maxScale)
+                    | Vector256.GreaterThan(c & scaleBits, maxScale) | Vector256.GreaterThan(d & scaleBits, maxScale);
+                if (invalid != Vector256<int>.Zero) break;
+                a.AsByte().StoreUnsafe(ref to, at);
+                b.AsByte().StoreUnsafe(ref to, at + 32);
+                c.AsByte().StoreUnsafe(ref to, at + 64);
+                d.AsByte().StoreUnsafe(ref to, at + 96);
+            }
             for (; i <= count - 2; i += 2)
             {
                 Vector256<int> v = Vector256.LoadUnsafe(ref from, (nuint)(16 * i)).AsInt32();

@@ -104,6 +104,18 @@ public static partial class BinaryXmlPrimitives
         int i = 0;
         if (Vector256.IsHardwareAccelerated)
         {
+            // Four vectors a step, their sign bits or-ed and tested together; from the step that holds a local item, a
+            // vector at a time (see CopyPlainDateTimes).
+            for (; i <= items.Length - 4 * Vector256<long>.Count; i += 4 * Vector256<long>.Count)
+            {
+                Vector256<long> a = Vector256.LoadUnsafe(ref from, (nuint)i), b = Vector256.LoadUnsafe(ref from, (nuint)i + 4);
+                Vector256<long> c = Vector256.LoadUnsafe(ref from, (nuint)i + 8), d = Vector256.LoadUnsafe(ref from, (nuint)i + 12);
+                if ((a | b | c | d).ExtractMostSignificantBits() != 0) break;
+                a.StoreUnsafe(ref to, (nuint)i);
+                b.StoreUnsafe(ref to, (nuint)i + 4);
+                c.StoreUnsafe(ref to, (nuint)i + 8);
+                d.StoreUnsafe(ref to, (nuint)i + 12);
+            }
             for (; i <= items.Length - Vector256<long>.Count; i += Vector256<long>.Count)
             {
                 Vector256<long> v = Vector256.LoadUnsafe(ref from, (nuint)i);
@@ -151,6 +163,23 @@ public static partial class BinaryXmlPrimitives
             Vector256<long> mask = Vector256.Create(TicksMask), max = Vector256.Create(MaxTicks);
             ref byte from = ref MemoryMarshal.GetReference(items);
             ref byte to = ref MemoryMarshal.GetReference(destination);
+            // Four vectors (128 bytes) a step, tested together: a branch a vector made the copy of 1 M items 1.10-1.25
+            // times a span copy's time, four vectors a step 0.90-1.05 (working figures). From the step that holds an
+            // item that is not plain, a vector at a time, then item by item.
+            for (; i <= count - 4 * Vector256<long>.Count; i += 4 * Vector256<long>.Count)
+            {
+                nuint at = (nuint)(8 * i);
+                Vector256<long> a = Vector256.LoadUnsafe(ref from, at).AsInt64(), b = Vector256.LoadUnsafe(ref from, at + 32).AsInt64();
+                Vector256<long> c = Vector256.LoadUnsafe(ref from, at + 64).AsInt64(), d = Vector256.LoadUnsafe(ref from, at + 96).AsInt64();
+                // A local item has its sign bit set; a greater-than's true lane has it too.
+                Vector256<long> notPlain = a | b | c | d | Vector256.GreaterThan(a & mask, max) | Vector256.GreaterThan(b & mask, max)
+                    | Vector256.GreaterThan(c & mask, max) | Vector256.GreaterThan(d & mask, max);
+                if (notPlain.ExtractMostSignificantBits() != 0) break;
+                a.AsByte().StoreUnsafe(ref to, at);
+                b.AsByte().StoreUnsafe(ref to, at + 32);
+                c.AsByte().StoreUnsafe(ref to, at + 64);
+                d.AsByte().StoreUnsafe(ref to, at + 96);
+            }
             for (; i <= count - Vector256<long>.Count; i += Vector256<long>.Count)
             {
                 Vector256<long> v = Vector256.LoadUnsafe(ref from, (nuint)(8 * i)).AsInt64();
