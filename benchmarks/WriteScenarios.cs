@@ -639,6 +639,12 @@ internal static class Soap
         Tempuri = s_body.Add("http://tempuri.org/"), DcNs = s_body.Add(Dc), Order = s_body.Add("Order"), Customer = s_body.Add("Customer"),
         Id = s_body.Add("Id"), Placed = s_body.Add("Placed"), Total = s_body.Add("Total");
     private static readonly string[] s_customers = Enumerable.Range(0, 4).Select(i => "Customer name " + i).ToArray();
+    // The orders' values as the serializer would find them, in the objects' fields: computed once, so that the replay
+    // times the writer calls alone (a decimal multiplication and DateTime.AddHours an order took about 0.6 µs a message,
+    // a fifth of the native writer's time).
+    private const int Orders = 20;
+    private static readonly DateTime[] s_placed = Enumerable.Range(0, Orders).Select(i => new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)).ToArray();
+    private static readonly decimal[] s_totals = Enumerable.Range(0, Orders).Select(i => 19.95m * i).ToArray();
 
     public static void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
@@ -672,13 +678,13 @@ internal static class Soap
         w.WriteStartElement(GetOrdersResponse, Tempuri);
         w.WriteStartElement(GetOrdersResult, Tempuri);
         w.WriteXmlnsAttribute("b", DcNs);
-        for (int i = 0; i < 20; i++)
+        for (int i = 0; i < Orders; i++)
         {
             w.WriteStartElement("b", Order, DcNs);
             w.WriteStartElement("b", Customer, DcNs); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
             w.WriteStartElement("b", Id, DcNs); w.WriteValue(1000 + i); w.WriteEndElement();
-            w.WriteStartElement("b", Placed, DcNs); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
-            w.WriteStartElement("b", Total, DcNs); w.WriteValue(19.95m * i); w.WriteEndElement();
+            w.WriteStartElement("b", Placed, DcNs); w.WriteValue(s_placed[i]); w.WriteEndElement();
+            w.WriteStartElement("b", Total, DcNs); w.WriteValue(s_totals[i]); w.WriteEndElement();
             w.WriteEndElement();
         }
         w.WriteEndElement();
@@ -719,21 +725,21 @@ internal static class Soap
         w.WriteStartElement(GetOrdersResponse, Tempuri);
         w.WriteStartElement(GetOrdersResult, Tempuri);
         w.WriteXmlnsAttribute("b", DcNs);
-        for (int i = 0; i < 20; i++)
+        for (int i = 0; i < Orders; i++)
         {
             w.WriteStartElement("b", Order, DcNs);
             w.WriteStartElement("b", Customer, DcNs); w.WriteString(s_customers[i % 4]); w.WriteEndElement();
             if (elementValues)
             {
                 w.WriteElementValue(Id, DcNs, 1000 + i);
-                w.WriteElementValue(Placed, DcNs, new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i));
-                w.WriteElementValue(Total, DcNs, 19.95m * i);
+                w.WriteElementValue(Placed, DcNs, s_placed[i]);
+                w.WriteElementValue(Total, DcNs, s_totals[i]);
             }
             else
             {
                 w.WriteStartElement("b", Id, DcNs); w.WriteValue(1000 + i); w.WriteEndElement();
-                w.WriteStartElement("b", Placed, DcNs); w.WriteValue(new DateTime(2026, 11, 1, 8, 0, 0, DateTimeKind.Utc).AddHours(i)); w.WriteEndElement();
-                w.WriteStartElement("b", Total, DcNs); w.WriteValue(19.95m * i); w.WriteEndElement();
+                w.WriteStartElement("b", Placed, DcNs); w.WriteValue(s_placed[i]); w.WriteEndElement();
+                w.WriteStartElement("b", Total, DcNs); w.WriteValue(s_totals[i]); w.WriteEndElement();
             }
             w.WriteEndElement();
         }
