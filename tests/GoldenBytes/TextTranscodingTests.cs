@@ -30,6 +30,71 @@ public sealed class TextTranscodingTests
         }
     }
 
+    public static TheoryData<int> ShortTextLengths() => new(Enumerable.Range(1, 17));
+
+    /// <summary>
+    /// Text of up to 16 characters that is not all ASCII is counted before it is transcoded, and written as UTF-16
+    /// without being transcoded when that is shorter (BinaryXmlWriter.TranscodeShortTextUtf8; eight to sixteen
+    /// characters counted as two overlapping vectors): every number of three-byte characters (U+0800 and U+FFFF at the
+    /// edges, CJK between) among ASCII ones, first, last, every other one and in the last half only (the lanes the two
+    /// vectors share), with and without a two-byte character, and with a surrogate pair among them (transcoded, not
+    /// counted), gives the in-box writer's bytes as text, attribute value and names, across the point where UTF-16 is
+    /// the shorter form (bytes / 2 &gt; characters); a lone surrogate among three-byte characters fails as in-box, with
+    /// its message. 17 characters are the first the longer text's path takes.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(ShortTextLengths))]
+    public void Short_text_around_the_point_where_UTF16_is_shorter_is_written_as_in_box(int length)
+    {
+        const string threeByte = "\u0800日本語\uFFFF中文";
+        string ascii = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + i % 26)));
+        var context = new ScriptContext();
+        for (int count = 1; count <= length; count++)
+        {
+            foreach (Func<int, bool> isThreeByte in (Func<int, bool>[])[i => i < count, i => i >= length - count,
+                         i => i % 2 == 0 ? i / 2 < count : (length + 1) / 2 + i / 2 < count, i => i >= length / 2 && i - length / 2 < count])
+            {
+                char[] chars = ascii.ToCharArray();
+                int placed = 0;
+                for (int i = 0; i < length; i++)
+                {
+                    if (isThreeByte(i)) chars[i] = threeByte[placed++ % threeByte.Length];
+                }
+                string text = new(chars);
+                AssertStringSameAsInBox(text);
+                int firstAscii = Array.FindIndex(chars, c => c < 0x80);
+                if (firstAscii >= 0) AssertStringSameAsInBox(string.Concat(text.AsSpan(0, firstAscii), "é", text.AsSpan(firstAscii + 1)));
+                int firstThreeByte = Array.FindIndex(chars, c => c >= 0x800);
+                if (firstThreeByte >= 0 && firstThreeByte + 1 < length && chars[firstThreeByte + 1] >= 0x800)
+                {
+                    AssertStringSameAsInBox(string.Concat(text.AsSpan(0, firstThreeByte), "😀", text.AsSpan(firstThreeByte + 2)));
+                }
+                if (firstThreeByte >= 0)
+                {
+                    foreach (char lone in (char[])['\uD800', '\uDC00'])
+                    {
+                        AssertFailsAsInBox(string.Concat(text.AsSpan(0, firstThreeByte), lone.ToString(), text.AsSpan(firstThreeByte + 1)), context);
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Text with a lone surrogate, as element content: each writer fails as in-box, with its message.</summary>
+    private static void AssertFailsAsInBox(string text, ScriptContext context)
+    {
+        List<Call> calls = [new Call("StartElement", [null, "e", null]), new Call("String", [text]), new Call("EndElement", [])];
+        Exception inBox = WriterScript.RunInBox(calls, context).Error!;
+        Assert.IsType<EncoderFallbackException>(inBox);
+        Exception?[] errors =
+            [WriterScript.RunNative(calls, context).Error, WriterScript.RunNativeOverStream(calls, context).Error, WriterScript.RunAdapter(calls, context).Error];
+        foreach (Exception? error in errors)
+        {
+            Assert.Equal(inBox.GetType(), error?.GetType());
+            Assert.Equal(inBox.Message, error!.Message);
+        }
+    }
+
     /// <summary>The string of <paramref name="length"/> ASCII letters, and it with each probe at each position.</summary>
     private static IEnumerable<string> Strings(int length)
     {

@@ -353,8 +353,9 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>
     /// Transcodes <paramref name="chars"/> into a <paramref name="destination"/> that holds their worst case; text
-    /// (<paramref name="asText"/>) of more than 16 characters that goes on from its ASCII start as CJK only counted if it
-    /// is to be written as UTF-16 (<see cref="TranscodeTextUtf8"/>).
+    /// (<paramref name="asText"/>) to be written as UTF-16 only counted: text of up to 16 characters
+    /// (<see cref="TranscodeShortTextUtf8"/>), and longer text that goes on from its ASCII start as CJK
+    /// (<see cref="TranscodeTextUtf8"/>).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int TranscodeUtf8(ReadOnlySpan<char> chars, Span<byte> destination, bool asText = false)
@@ -374,7 +375,64 @@ public sealed partial class BinaryXmlWriter
                 return n;
             }
         }
-        return asText && n > 16 ? TranscodeTextUtf8(chars, destination) : TranscodeUtf8Vectorized(chars, destination);
+        if (!asText) return TranscodeUtf8Vectorized(chars, destination);
+        return n > 16 ? TranscodeTextUtf8(chars, destination) : TranscodeShortTextUtf8(chars, destination);
+    }
+
+    /// <summary>
+    /// Transcodes text of up to 16 characters that is not all ASCII into <paramref name="destination"/> (room for its
+    /// worst case) and returns its byte count. Text to be written as UTF-16 (two or more CJK characters) is only
+    /// counted, as longer text is (<see cref="TranscodeTextUtf8"/>): told from its characters' ranges in a few vector
+    /// steps (<see cref="IsShortUtf16Text"/>), where the transcoder's call and setup cost more than its UTF-16 copy.
+    /// Other text goes to the transcoder whole, without the ASCII step that found it is not all ASCII.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int TranscodeShortTextUtf8(ReadOnlySpan<char> chars, Span<byte> destination)
+    {
+        if (IsShortUtf16Text(chars, out int byteCount)) return byteCount;
+        bool done = TryTranscodeUtf8After(chars, destination, 0, out _, out int written);
+        Debug.Assert(done, "The destination holds the worst case: only a lone surrogate stops the transcoder, and it throws.");
+        return written;
+    }
+
+    /// <summary>
+    /// Whether text of up to 16 characters is to be written as UTF-16 (its UTF-8 bytes / 2 &gt; its characters), and
+    /// then its UTF-8 <paramref name="byteCount"/>: each character takes a byte, one more from U+0080 on and another from
+    /// U+0800 on. Text without a character from U+0800 on takes at most two bytes a character, and text with a
+    /// surrogate (a pair, or a lone one the transcoder is to fail on) is left to the transcoder: both are told
+    /// <see langword="false"/> before anything is counted. Eight to sixteen characters are tested as two vectors, the
+    /// first eight and the last eight, of which the lanes the first holds already are left out of the count.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsShortUtf16Text(ReadOnlySpan<char> chars, out int byteCount)
+    {
+        int n = chars.Length;
+        Debug.Assert(n <= 16);
+        byteCount = n;
+        if (n >= 8 && Vector128.IsHardwareAccelerated)
+        {
+            ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(chars));
+            Vector128<ushort> head = Vector128.LoadUnsafe(ref source);
+            Vector128<ushort> tail = Vector128.LoadUnsafe(ref source, (nuint)(n - 8));
+            Vector128<ushort> threeBytes = Vector128.Create((ushort)0x7FF);
+            if (Vector128.LessThanOrEqualAll(Vector128.Max(head, tail), threeBytes)) return false;
+            Vector128<ushort> surrogateStart = Vector128.Create((ushort)0xD800), surrogates = Vector128.Create((ushort)0x800);
+            if (Vector128.LessThanAny(head - surrogateStart, surrogates) || Vector128.LessThanAny(tail - surrogateStart, surrogates)) return false;
+            tail &= Vector128.GreaterThanOrEqual(Vector128.Create((ushort)0, 1, 2, 3, 4, 5, 6, 7), Vector128.Create((ushort)(16 - n)));
+            Vector128<ushort> twoBytes = Vector128.Create((ushort)0x7F);
+            // A lane compared true is all ones (-1): subtracted, it counts one.
+            Vector128<ushort> more = Vector128<ushort>.Zero - Vector128.GreaterThan(head, twoBytes) - Vector128.GreaterThan(head, threeBytes)
+                - Vector128.GreaterThan(tail, twoBytes) - Vector128.GreaterThan(tail, threeBytes);
+            byteCount += Vector128.Sum(more);
+            return byteCount / 2 > n;
+        }
+        foreach (char c in chars)
+        {
+            if (c < 0x80) continue;
+            if (char.IsSurrogate(c)) return false;
+            byteCount += c < 0x800 ? 1 : 2;
+        }
+        return byteCount / 2 > n;
     }
 
     /// <summary>
