@@ -156,10 +156,22 @@ public sealed partial class BinaryXmlWriter
         return status == OperationStatus.Done ? ascii : TranscodeTextUtf8After(chars, destination, ascii);
     }
 
-    /// <summary><see cref="TranscodeTextUtf8"/> after the <paramref name="ascii"/> ASCII characters before the first other one.</summary>
+    /// <summary>
+    /// <see cref="TranscodeTextUtf8"/> after the <paramref name="ascii"/> ASCII characters before the first other one.
+    /// Short text (up to 85 characters, a record of a one-byte length) that goes on with a three-byte character is
+    /// counted whole from there in one call: probing its start first and counting on from the probe cost more.
+    /// </summary>
     private static int TranscodeTextUtf8After(ReadOnlySpan<char> chars, Span<byte> destination, int ascii)
     {
-        if (GoesOnAsUtf16(chars, ascii, Utf16TextProbeChars))
+        if (chars.Length <= ShortTextChars)
+        {
+            if (chars[ascii] >= '\u0800')
+            {
+                int byteCount = ascii + GetUtf8ByteCount(chars, ascii);
+                if (byteCount / 2 > chars.Length) return byteCount;
+            }
+        }
+        else if (GoesOnAsUtf16(chars, ascii, Utf16TextProbeChars))
         {
             int byteCount = CountUtf8OrUtf16(chars, ascii);
             if (byteCount / 2 > chars.Length) return byteCount;
