@@ -130,6 +130,54 @@ public sealed class ReaderCanonicalizationContractTests
         });
     }
 
+    /// <summary>
+    /// U+FFFE and U+FFFF in text and attribute values, beside markup to escape. .NET's reader hands a Chars record's
+    /// UTF-8 to its canonicalizer as bytes, whose escaping makes the two characters references only where their index
+    /// in the reader's buffer plus two is below the value's byte count, and keeps them as they are elsewhere: here the
+    /// attribute's value starts at byte 9, so in a value of 14 bytes the character at its byte 2 is a reference and
+    /// those after it are not, and the text, later in the document, keeps all. A UnicodeChars record's characters are
+    /// handed over as text, and both are references. The drop-in reader gives the same bytes, pinned here as well as
+    /// compared with in-box's, and over the document at byte 20 of an array, where a Chars record keeps all.
+    /// </summary>
+    [Theory]
+    [InlineData("a<\uFFFFb\uFFFE", 0x98, "<r at=\"a&lt;\uFFFFb\uFFFE\">a&lt;\uFFFFb\uFFFE</r>")]
+    [InlineData("a<\uFFFF&\uFFFE\"b\uFFFF", 0x98, "<r at=\"a&lt;&#xFFFF;&amp;\uFFFE&quot;b\uFFFF\">a&lt;\uFFFF&amp;\uFFFE\"b\uFFFF</r>")]
+    [InlineData("日本語日本語<\uFFFF&\uFFFE日本", 0xB6, "<r at=\"日本語日本語&lt;&#xFFFF;&amp;&#xFFFE;日本\">日本語日本語&lt;&#xFFFF;&amp;&#xFFFE;日本</r>")]
+    public void Noncharacters_are_canonicalized_by_the_record_and_the_place_they_come_from(string value, int record, string expected)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("r");
+            w.WriteAttributeString("at", value);
+            w.WriteString(value);
+            w.WriteEndElement();
+        }
+        byte[] document = stream.ToArray();
+        // The writer chose the record the case is about for the attribute's value: Chars8Text or UnicodeChars8Text.
+        Assert.Equal(record, document[7]);
+        byte[] Canonical(XmlDictionaryReader r)
+        {
+            var c = new MemoryStream();
+            r.Read();
+            r.StartCanonicalization(c, false, null);
+            while (r.Read()) { }
+            r.EndCanonicalization();
+            return c.ToArray();
+        }
+        byte[] inBox = Canonical(XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max));
+        byte[] ours = Canonical(BinaryXmlDictionaryReader.Create(document, 0, document.Length, null, XmlDictionaryReaderQuotas.Max, null));
+        Assert.Equal(expected, System.Text.Encoding.UTF8.GetString(inBox));
+        Assert.Equal(Convert.ToHexString(inBox), Convert.ToHexString(ours));
+        // The same document at byte 20 of an array: the index that counts is the array's.
+        byte[] padded = new byte[20 + document.Length];
+        document.CopyTo(padded, 20);
+        byte[] inBoxPadded = Canonical(XmlDictionaryReader.CreateBinaryReader(padded, 20, document.Length, XmlDictionaryReaderQuotas.Max));
+        byte[] oursPadded = Canonical(BinaryXmlDictionaryReader.Create(padded, 20, document.Length, null, XmlDictionaryReaderQuotas.Max, null));
+        Assert.Equal(Convert.ToHexString(inBoxPadded), Convert.ToHexString(oursPadded));
+        Assert.Equal(record == 0x98, !System.Text.Encoding.UTF8.GetString(inBoxPadded).Contains("&#xFFFF;", StringComparison.Ordinal));
+    }
+
     [Fact]
     public void Canonicalization_can_start_on_text_and_comments_and_run_twice()
     {

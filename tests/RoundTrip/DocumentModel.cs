@@ -128,9 +128,21 @@ public static class Generators
         Gen.ListOf(Gen.Elements("a", "Z", " ", "é", "ж", "日", "本", "\u0001", "\t", "\uFFFD", "😀", "ß", "\n", "<", "&"))
             .Select(parts => string.Concat(parts));
 
+    /// <summary>
+    /// Text mostly of three-byte characters (CJK, the edges U+0800 and U+FFFF, the euro sign), with some ASCII, two-byte
+    /// characters and surrogate pairs: around the point where the writer chooses UTF-16 (bytes / 2 &gt; characters).
+    /// </summary>
+    public static Gen<string> ThreeByteText =>
+        Gen.ListOf(Gen.Frequency(
+                (5, Gen.Elements("日", "本", "語", "€", "\u0800", "\uFFFF")),
+                (3, Gen.Elements("a", " ", "Z")),
+                (1, Gen.Elements("é", "😀"))))
+            .Select(parts => string.Concat(parts));
+
     public static Gen<string> Strings => Gen.Frequency(
         (6, Ascii),
         (6, UnicodeText),
+        (3, ThreeByteText),
         (2, Gen.Elements("0", "1", "")),
         (1, Gen.Choose(86, 400).SelectMany(n => UnicodeText.Select(s => new string('x', n) + s))),
         (1, Gen.Choose(40, 200).Select(n => string.Concat(Enumerable.Repeat("日本", n)))));

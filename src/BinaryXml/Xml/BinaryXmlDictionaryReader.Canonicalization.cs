@@ -1,3 +1,4 @@
+using System.Text;
 using System.Xml;
 
 namespace BinaryXml;
@@ -49,6 +50,40 @@ public sealed partial class BinaryXmlDictionaryReader
         or RecordType.DecimalText or RecordType.DateTimeText or RecordType.Bytes8Text or RecordType.Bytes16Text
         or RecordType.Bytes32Text or RecordType.UniqueIdText or RecordType.UuidText or RecordType.TimeSpanText;
 
+    /// <summary>
+    /// Replays text to escape, <paramref name="value"/>, read from the record <paramref name="record"/> whose bytes
+    /// left are the <paramref name="length"/> at <paramref name="start"/> of the input. .NET's reader hands its
+    /// canonicalizer a Chars record's UTF-8 as bytes, which its node writer escapes by the byte: U+FFFE and U+FFFF
+    /// (EF BF BE and EF BF BF) become character references only where their index in the reader's buffer, plus two, is
+    /// below the value's byte count (it compares the buffer's index, not the value's, with the count), and are written
+    /// as they are elsewhere, which is nearly everywhere but at a document's start. Other text is handed over as
+    /// characters, where both always become references, as the replay writer's strings do. The index in .NET's buffer
+    /// is taken to be the input's: the caller's array's over an array; over a stream, the position in the document,
+    /// as .NET's buffer holds a document read from its start.
+    /// </summary>
+    private void WriteCanonicalText(XmlDictionaryWriter c14n, string value, RecordType record, int start, int length)
+    {
+        if (record is not (RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text) || !value.AsSpan().ContainsAny('\uFFFE', '\uFFFF'))
+        {
+            c14n.WriteString(value);
+            return;
+        }
+        ReadOnlySpan<byte> bytes = Data.Slice(start, length);
+        // Below this index of the value's bytes they are references, from it on as they are.
+        long rawFrom = (long)length - 2 - _offset - start;
+        int written = 0;
+        for (int at = 0; at + 2 < bytes.Length; at++)
+        {
+            if (bytes[at] != 0xEF || bytes[at + 1] != 0xBF || (bytes[at + 2] & 0xFE) != 0xBE || at < rawFrom) continue;
+            if (at > written) c14n.WriteString(Encoding.UTF8.GetString(bytes[written..at]));
+            c14n.WriteRaw(bytes[at + 2] == 0xBE ? "\uFFFE" : "\uFFFF");
+            written = at + 3;
+            at += 2;
+        }
+        if (written == 0) c14n.WriteString(value);
+        else if (written < bytes.Length) c14n.WriteString(Encoding.UTF8.GetString(bytes[written..]));
+    }
+
     private static bool IsXmlns(Attr a) => a.Namespace == XmlnsNamespace && (a.Prefix == "xmlns" || a.LocalName == "xmlns");
 
     private string XmlnsPrefix(Attr a) => a.Prefix.Length == 0 ? "" : AttrLocalName(a);
@@ -81,7 +116,10 @@ public sealed partial class BinaryXmlDictionaryReader
                 for (int i = 0; i < _attributeCount; i++)
                 {
                     Attr a = attributes[i];
-                    if (!IsXmlns(a)) c14n.WriteAttributeString(a.Prefix, AttrLocalName(a), null, AttributeValue(a));
+                    if (IsXmlns(a)) continue;
+                    c14n.WriteStartAttribute(a.Prefix, AttrLocalName(a), null);
+                    WriteCanonicalText(c14n, AttributeValue(a), (RecordType)a.AtomicValue.ValueType, a.AtomicValue.Start, a.AtomicValue.Length);
+                    c14n.WriteEndAttribute();
                 }
                 _tee!.CloseStartTag();
                 _c14nOpenElements++;
@@ -99,7 +137,14 @@ public sealed partial class BinaryXmlDictionaryReader
                 // it hands over is its value handle: what reads from the record left, whole when the reads took a
                 // string kept from it (Value asked for, a typed value formatted).
                 if (IsFormattedRecord(_textRecord)) c14n.WriteRaw(RecordValue);
-                else c14n.WriteString(RecordValue);
+                // Outside the root text is dropped, so it is not replayed raw in part; text partly read in pieces is
+                // replayed as a string.
+                else if (_c14nOpenElements == 0 || PieceReadUnderWay) c14n.WriteString(RecordValue);
+                else
+                {
+                    int read = TextChunkReadUnderWay ? _textChunkBytes : 0;
+                    WriteCanonicalText(c14n, RecordValue, _textRecord, _valueLocation.Start + read, _valueLocation.Length - read);
+                }
                 break;
             case XmlNodeType.Comment:
                 c14n.WriteComment(NodeValue);
