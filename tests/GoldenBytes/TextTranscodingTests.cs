@@ -116,8 +116,9 @@ public sealed class TextTranscodingTests
     /// Text of up to 85 characters is transcoded behind room for the longest it can take, and written as UTF-16 instead
     /// when that is shorter; text longer than 85 characters is transcoded before its header is written (up to 16,384
     /// characters, and over a stream up to 1,398,099, a worst case of 4 MB, unless its first 1,024 characters take more
-    /// than two bytes each) or counted first (beyond, unless the memory the output has at hand holds it; and text whose
-    /// first 32 characters from its first non-ASCII one take more than two bytes each, from 17 characters on): all
+    /// than two bytes each) or counted first (beyond, unless the memory the output has at hand holds it; text of 17 to
+    /// 85 characters whole from a first non-ASCII character of three bytes; and longer text whose first 32 characters
+    /// from its first non-ASCII one take more than two bytes each): all
     /// ASCII, one character outside ASCII at either end, three-byte characters in the numbers around the point where
     /// UTF-16 is the shorter form (bytes / 2 &gt; characters) before the ASCII ones (with and without one two-byte
     /// character first) and after them, a quarter of ASCII before three-byte characters (UTF-16, counted from the first
@@ -200,16 +201,7 @@ public sealed class TextTranscodingTests
         ];
         foreach (string text in countedLoneTexts)
         {
-            lone = [new Call("StartElement", [null, "e", null]), new Call("String", [text]), new Call("EndElement", [])];
-            Exception inBox = WriterScript.RunInBox(lone, context).Error!;
-            Assert.IsType<EncoderFallbackException>(inBox);
-            Exception?[] errors =
-                [WriterScript.RunNative(lone, context).Error, WriterScript.RunNativeOverStream(lone, context).Error, WriterScript.RunAdapter(lone, context).Error];
-            foreach (Exception? error in errors)
-            {
-                Assert.Equal(inBox.GetType(), error?.GetType());
-                Assert.Equal(inBox.Message, error!.Message);
-            }
+            AssertFailsAsInBox(text, context);
         }
         if (length <= 16384) return;
         string[] loneTexts = [ascii[..^1] + "\uD800", ascii[..(length / 2)] + "\uDC00" + ascii[(length / 2 + 1)..],
