@@ -58,10 +58,9 @@ public sealed partial class BinaryXmlDictionaryReader
     /// below the value's byte count (it compares the buffer's index, not the value's, with the count), and are written
     /// as they are elsewhere, which is nearly everywhere but at a document's start. Other text is handed over as
     /// characters, where both always become references, as the replay writer's strings do. The index in .NET's buffer
-    /// is taken to be the input's: the caller's array's over an array; over a stream, the position in the document,
-    /// as .NET's buffer holds a document read from its start.
+    /// of the value's first byte is <paramref name="bufferIndex"/> (<see cref="BufferIndex"/>).
     /// </summary>
-    private void WriteCanonicalText(XmlDictionaryWriter c14n, string value, RecordType record, int start, int length)
+    private void WriteCanonicalText(XmlDictionaryWriter c14n, string value, RecordType record, int start, int length, long bufferIndex)
     {
         if (record is not (RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text) || !value.AsSpan().ContainsAny('\uFFFE', '\uFFFF'))
         {
@@ -70,7 +69,7 @@ public sealed partial class BinaryXmlDictionaryReader
         }
         ReadOnlySpan<byte> bytes = Data.Slice(start, length);
         // Below this index of the value's bytes they are references, from it on as they are.
-        long rawFrom = (long)length - 2 - _offset - start;
+        long rawFrom = length - 2 - bufferIndex;
         int written = 0;
         for (int at = 0; at + 2 < bytes.Length; at++)
         {
@@ -118,7 +117,8 @@ public sealed partial class BinaryXmlDictionaryReader
                     Attr a = attributes[i];
                     if (IsXmlns(a)) continue;
                     c14n.WriteStartAttribute(a.Prefix, AttrLocalName(a), null);
-                    WriteCanonicalText(c14n, AttributeValue(a), (RecordType)a.AtomicValue.ValueType, a.AtomicValue.Start, a.AtomicValue.Length);
+                    ValueLocation at = a.AtomicValue;
+                    WriteCanonicalText(c14n, AttributeValue(a), (RecordType)at.ValueType, at.Start, at.Length, BufferIndex(at.Start, _openElements[_depth].TagStart, _depth));
                     c14n.WriteEndAttribute();
                 }
                 _tee!.CloseStartTag();
@@ -143,7 +143,10 @@ public sealed partial class BinaryXmlDictionaryReader
                 else
                 {
                     int read = TextChunkReadUnderWay ? _textChunkBytes : 0;
-                    WriteCanonicalText(c14n, RecordValue, _textRecord, _valueLocation.Start + read, _valueLocation.Length - read);
+                    int start = _valueLocation.Start + read;
+                    // The record's header: its type and its length field (Chars8Text, Chars16Text, Chars32Text).
+                    int recordStart = _valueLocation.Start - (_textRecord switch { RecordType.Chars8Text => 2, RecordType.Chars16Text => 3, _ => 5 });
+                    WriteCanonicalText(c14n, RecordValue, _textRecord, start, _valueLocation.Length - read, BufferIndex(start, recordStart, _depth));
                 }
                 break;
             case XmlNodeType.Comment:

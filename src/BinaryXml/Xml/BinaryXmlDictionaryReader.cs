@@ -97,6 +97,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // read by this reader in this document. Entries are kept from document to document, not cleared: their
         // strings are mostly the same, so that no reference (and its write barrier) is stored again.
         public int Document;
+        // Over a stream (.NET's buffer index, for canonicalization): where the start tag begins, and the bytes the
+        // start tags of this element and those around it take (NoteStreamedStartTag).
+        public int TagStart, StartTagsLength;
     }
 
     /// <summary>The current node's names: its element's for an element or end element, empty for other nodes.</summary>
@@ -257,12 +260,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <inheritdoc/>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+        => SetInput(buffer, offset, count, dictionary, quotas, session, onClose, streamed: false);
+
+    /// <summary>Starts reading a document in memory, read from a stream if <paramref name="streamed"/> (<see cref="_streamed"/>).</summary>
+    private void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose, bool streamed)
     {
         ThrowHelper.CheckBufferRange(buffer, offset, count);
         ArgumentNullException.ThrowIfNull(quotas);
         // A reader closed before left its workspace to the next reader on its thread: it takes one again.
         if (_workspace.IsLeft) TakeWorkspace();
-        _streamed = false;
+        _streamed = streamed;
         // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
         ReaderState? previous = _state._state;
         if (!ReferenceEquals(_buffer, buffer)) _buffer = buffer;
@@ -272,18 +279,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         if (!ReferenceEquals(_onClose, onClose)) _onClose = onClose;
         // As in .NET, string and array quotas apply to ReadContentAs* and array reads, not to reading Value; the
         // native reader enforces depth and the attribute bytes of a start tag.
-        // The options are kept while the quotas they carry stay the same (no allocation per message).
-        if (_options is null || _options.MaxDepth != quotas.MaxDepth || _options.MaxBytesPerRead != quotas.MaxBytesPerRead)
-        {
-            _options = new BinaryXmlReaderOptions
-            {
-                MaxDepth = _quotas.MaxDepth,
-                MaxBytesPerRead = _quotas.MaxBytesPerRead,
-                MaxStringContentLength = int.MaxValue,
-                MaxArrayLength = int.MaxValue,
-            };
-        }
-        BinaryXmlReaderState state = new BinaryXmlReader(Data, previous, dictionary, session, _options).CurrentState;
+        BinaryXmlReaderState state = new BinaryXmlReader(Data, previous, dictionary, session, OptionsFor(quotas, streamed)).CurrentState;
         if (!ReferenceEquals(_state._state, state._state)) _state = state;
         // As the native reader's own: the UTF-8 of content text is checked as it is decoded (Value, value chunks), in
         // one pass, or by the next Read when the text is passed over (TextUnchecked).
@@ -345,6 +341,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         try
         {
             length = ReadToEnd(stream);
+            // Long text is reported in pieces, as .NET's reader reports it over a stream.
+            length = SplitLongTextAsStreamed(length, dictionary, quotas, session);
         }
         catch
         {
@@ -355,8 +353,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             ReturnOwnedBuffer();    // rented again by ReadToEnd when the reader was closed before (Close then does nothing)
             throw;
         }
-        SetInput(_ownedBuffer!, 0, length, dictionary, quotas, session, onClose);
-        _streamed = true;
+        SetInput(_ownedBuffer!, 0, length, dictionary, quotas, session, onClose, streamed: true);
     }
 
     /// <summary>Reads <paramref name="stream"/> to its end into the rented buffer; returns the number of bytes read.</summary>
@@ -383,6 +380,28 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             if (read == 0) return length;
             length += read;
         }
+    }
+
+    /// <summary>
+    /// The native reader's options for <paramref name="quotas"/>: kept while the quotas they carry stay the same (no
+    /// allocation per message). <see cref="XmlDictionaryReaderQuotas.MaxBytesPerRead"/> limits a start tag's
+    /// attributes over an array only: .NET's reader checks it there, not over a stream (where it splits long text by
+    /// it instead, <see cref="SplitLongTextAsStreamed"/>).
+    /// </summary>
+    private BinaryXmlReaderOptions OptionsFor(XmlDictionaryReaderQuotas quotas, bool streamed)
+    {
+        int maxBytesPerRead = streamed ? int.MaxValue : quotas.MaxBytesPerRead;
+        if (_options is null || _options.MaxDepth != quotas.MaxDepth || _options.MaxBytesPerRead != maxBytesPerRead)
+        {
+            _options = new BinaryXmlReaderOptions
+            {
+                MaxDepth = quotas.MaxDepth,
+                MaxBytesPerRead = maxBytesPerRead,
+                MaxStringContentLength = int.MaxValue,
+                MaxArrayLength = int.MaxValue,
+            };
+        }
+        return _options;
     }
 
     // The input came from a stream: .NET's reader over a stream does not hold the document, so it does not know the
@@ -954,6 +973,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         bool isArray = r.IsArray;
         SetName(ref r, depth);
         SetElementNode(XmlNodeType.Element, depth);
+        if (_streamed) NoteStreamedStartTag(depth, r.TokenStartIndex, r.BytesConsumed);
         _attributeCount = 0;
         _attributesOfElement = -1;
         // Most elements have neither attributes nor array items: what they need is out of line, so that the frame of
