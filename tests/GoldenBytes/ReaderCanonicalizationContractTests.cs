@@ -178,6 +178,81 @@ public sealed class ReaderCanonicalizationContractTests
         Assert.Equal(record == 0x98, !System.Text.Encoding.UTF8.GetString(inBoxPadded).Contains("&#xFFFF;", StringComparison.Ordinal));
     }
 
+    /// <summary>
+    /// Over a stream .NET's reader moves each node it reads to the end of its open elements' start tags in its buffer, so
+    /// the index its escaping of U+FFFE and U+FFFF compares is a value's place after those start tags, not in the
+    /// document: nested elements, attributes and text, with long text cut into pieces by MaxBytesPerRead, give the
+    /// same canonical bytes from both readers over a stream. The sample has noncharacters kept as they are and made
+    /// references both.
+    /// </summary>
+    [Fact]
+    public void Noncharacters_over_a_stream_are_canonicalized_by_their_place_in_NETs_window()
+    {
+        var random = new Random(20261204);
+        int raw = 0, references = 0;
+        for (int trial = 0; trial < 300; trial++)
+        {
+            var stream = new MemoryStream();
+            using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            {
+                w.WriteStartElement("root");
+                int depth = 0;
+                for (int i = random.Next(1, 30); i > 0; i--)
+                {
+                    switch (random.Next(5))
+                    {
+                        case 0:
+                            w.WriteStartElement("e" + random.Next(100));
+                            depth++;
+                            break;
+                        case 1 when depth > 0:
+                            w.WriteEndElement();
+                            depth--;
+                            break;
+                        case 2:
+                            w.WriteStartElement("v");
+                            w.WriteAttributeString("a", Text(random));
+                            w.WriteEndElement();
+                            break;
+                        default:
+                            w.WriteString(Text(random));
+                            break;
+                    }
+                }
+                while (depth-- > 0) w.WriteEndElement();
+                w.WriteEndElement();
+            }
+            byte[] document = stream.ToArray();
+            XmlDictionaryReaderQuotas quotas = trial % 2 == 0
+                ? XmlDictionaryReaderQuotas.Max
+                : new XmlDictionaryReaderQuotas { MaxBytesPerRead = 40 + trial % 50, MaxStringContentLength = int.MaxValue, MaxDepth = 64 };
+            static byte[] Canonical(XmlDictionaryReader r)
+            {
+                var c = new MemoryStream();
+                r.Read();
+                r.StartCanonicalization(c, false, null);
+                while (r.Read()) { }
+                r.EndCanonicalization();
+                return c.ToArray();
+            }
+            byte[] inBox = Canonical(XmlDictionaryReader.CreateBinaryReader(new PacedStream(document, 7, seekable: false), quotas));
+            byte[] ours = Canonical(BinaryXmlDictionaryReader.Create(new PacedStream(document, 7, seekable: false), null, quotas));
+            Assert.True(inBox.AsSpan().SequenceEqual(ours), $"document {trial}: {Convert.ToHexString(document)}");
+            string canonical = Encoding.UTF8.GetString(inBox);
+            raw += canonical.Count(c => c is '\uFFFE' or '\uFFFF');
+            references += canonical.Split("&#xFFF").Length - 1;
+        }
+        Assert.True(raw > 100 && references > 100, $"{raw} kept, {references} references");
+
+        static string Text(Random random)
+        {
+            var chars = new char[random.Next(0, 200)];
+            for (int i = 0; i < chars.Length; i++)
+                chars[i] = random.Next(10) switch { 0 => '\uFFFF', 1 => '\uFFFE', 2 => '<', 3 => '&', 4 => 'é', _ => (char)('a' + random.Next(26)) };
+            return new string(chars);
+        }
+    }
+
     [Fact]
     public void Canonicalization_can_start_on_text_and_comments_and_run_twice()
     {
