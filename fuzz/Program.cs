@@ -288,6 +288,28 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         if (Signature.Add(_signatures, input, error) && _corpus.Count < 20000) _corpus.Add(input);
     }
 
+    /// <summary>
+    /// Over a stream with a small MaxBytesPerRead (<see cref="Targets.Streamed"/>): where the in-box reader accepts an
+    /// input, ours must read the same nodes, long text in the same pieces; rejections must agree or be a documented
+    /// leniency. Inputs where the in-box reader reads empty text without end are left out; inputs either reader refuses
+    /// from an array are not read from a stream.
+    /// </summary>
+    private void StreamedDifferential(byte[] input)
+    {
+        (List<string>? theirs, Exception? theirError) = Targets.Streamed(input, inBox: true);
+        if (theirs is null && theirError is null) return;
+        (List<string>? ours, Exception? ourError) = Targets.Streamed(input, inBox: false);
+        if (theirs is not null && ours is not null)
+        {
+            if (!theirs.SequenceEqual(ours)) Finding("differential", input, "node streams over a stream differ");
+            return;
+        }
+        if (theirs is null && ours is null) return;
+        string? leniency = Leniency.Classify(theirError, ourError);
+        if (leniency is null) Finding("differential", input, $"over a stream, in-box: {theirError?.Message ?? "accepted"} / ours: {ourError?.Message ?? "accepted"}");
+        else _leniencies[leniency] = _leniencies.GetValueOrDefault(leniency) + 1;
+    }
+
     /// <summary>Where the in-box reader accepts an input, ours must read the same node stream; rejections must agree or be a documented leniency.</summary>
     private void Differential(byte[] input)
     {
@@ -297,6 +319,9 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         {
             if (!theirs.SequenceEqual(ours)) Finding("differential", input, "node streams differ");
             else if (!ContentTraceAgrees(input)) Finding("differential", input, "name tests or MoveToContent differ");
+            // Over a stream only what both read from an array: over a stream .NET's reader allocates for a record's
+            // length before it reads the bytes (a hostile length is an OutOfMemoryException there).
+            else StreamedDifferential(input);
             return;
         }
         if (theirs is null && ours is null) return;

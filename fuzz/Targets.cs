@@ -588,6 +588,49 @@ internal static class Targets
     public static bool IsInBoxRejection(Exception e)
         => e is XmlException or ArgumentException or InvalidOperationException or FormatException or OverflowException or InvalidCastException or IndexOutOfRangeException;
 
+    /// <summary>
+    /// A reader's view of <paramref name="input"/> read from a stream with a small MaxBytesPerRead (16 to 79 bytes, by the
+    /// input's length), where .NET's reader cuts long text into several nodes and does not hold start tags to the quota:
+    /// each node's type, depth, names and value and its attributes'; or its exception; or neither where it read more
+    /// nodes than the input could make (.NET's reader cutting text where its quota holds no whole character reports
+    /// empty text without end: README, "Drop-in replacements").
+    /// </summary>
+    public static (List<string>? Nodes, Exception? Error) Streamed(byte[] input, bool inBox)
+    {
+        var quotas = new XmlDictionaryReaderQuotas
+        {
+            MaxBytesPerRead = 16 + input.Length % 64,
+            MaxDepth = int.MaxValue,
+            MaxStringContentLength = int.MaxValue,
+            MaxArrayLength = int.MaxValue,
+            MaxNameTableCharCount = int.MaxValue,
+        };
+        var nodes = new List<string>();
+        try
+        {
+            using XmlDictionaryReader r = inBox
+                ? XmlDictionaryReader.CreateBinaryReader(new MemoryStream(input), s_dictionary, quotas, Session())
+                : BinaryXmlDictionaryReader.Create(new MemoryStream(input), s_dictionary, quotas, Session());
+            while (r.Read())
+            {
+                if (nodes.Count > 2 * input.Length + 16) return (null, null);
+                var line = new System.Text.StringBuilder($"{r.NodeType} {r.Depth} {r.Prefix}:{r.LocalName}@{r.NamespaceURI} '{r.Value}'");
+                for (int i = 0; i < r.AttributeCount; i++)
+                {
+                    r.MoveToAttribute(i);
+                    line.Append($" {r.Prefix}:{r.LocalName}@{r.NamespaceURI}='{r.Value}'");
+                }
+                r.MoveToElement();
+                nodes.Add(line.ToString());
+            }
+            return (nodes, null);
+        }
+        catch (Exception e) when (inBox ? IsInBoxRejection(e) : e is BinaryXmlException)
+        {
+            return (null, e);
+        }
+    }
+
     public static XmlDictionaryReader InBoxReader(byte[] input) => XmlDictionaryReader.CreateBinaryReader(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());
 
     /// <summary>
