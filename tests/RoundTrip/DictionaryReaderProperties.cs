@@ -20,6 +20,29 @@ public sealed class DictionaryReaderProperties
     }
 
     /// <summary>
+    /// Read from a stream with a small MaxBytesPerRead (16 to 79 bytes, by the document's length), where .NET's reader
+    /// cuts long text into several nodes (and holds no start tag to the quota), the node streams are equal too.
+    /// </summary>
+    [Fact]
+    public void Random_documents_read_from_a_stream_with_a_small_window_give_the_same_node_stream()
+    {
+        ForDocuments(1000, (bytes, dictionary, session) =>
+        {
+            var quotas = new XmlDictionaryReaderQuotas
+            {
+                MaxBytesPerRead = 16 + bytes.Length % 64,
+                MaxDepth = int.MaxValue,
+                MaxStringContentLength = int.MaxValue,
+                MaxArrayLength = int.MaxValue,
+                MaxNameTableCharCount = int.MaxValue,
+            };
+            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(new PacedStream(bytes, 5, seekable: false), dictionary, quotas, session());
+            using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(new PacedStream(bytes, 5, seekable: false), dictionary, quotas, session());
+            Assert.Equal(NodeStream.FromXmlReader(inBox, exactNodeTypes: true), NodeStream.FromXmlReader(ours, exactNodeTypes: true));
+        });
+    }
+
+    /// <summary>
     /// Checks each random document the in-box writer accepts (with a session or not, as generated) with the in-box
     /// reader and ours over it.
     /// </summary>
