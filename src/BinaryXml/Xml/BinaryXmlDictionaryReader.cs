@@ -330,6 +330,10 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// stream's length when it can seek, doubled as needed otherwise), so that a reader reused or created per message
     /// allocates nothing for its input in steady state. An exception from the stream reaches the caller and leaves the
     /// reader closed, calling neither the close callback given with the previous input nor <paramref name="onClose"/>.
+    /// The document is then read as .NET's reader reads a stream, through a window of
+    /// <see cref="XmlDictionaryReaderQuotas.MaxBytesPerRead"/> bytes: text longer than the quota less five bytes comes
+    /// as several text nodes, cut where .NET's reader cuts it, and start tags are not held to the quota (over an array
+    /// they are, and text is not cut).
     /// </remarks>
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
