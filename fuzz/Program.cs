@@ -302,6 +302,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         if (theirs is not null && ours is not null)
         {
             if (!theirs.SequenceEqual(ours)) Finding("differential", input, "node streams over a stream differ");
+            else if (!ContentTraceAgrees(input, streamed: true)) Finding("differential", input, "content reads over a stream differ");
             return;
         }
         if (theirs is null && ours is null) return;
@@ -331,13 +332,13 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
     }
 
     /// <summary>Name tests, MoveToContent, value chunks, base64 content, typed array and element reads (<see cref="Targets.ContentTrace"/>) agree, where the in-box reader completes the trace.</summary>
-    private static bool ContentTraceAgrees(byte[] input)
+    private static bool ContentTraceAgrees(byte[] input, bool streamed = false)
     {
         List<string> theirs;
         bool exactArrays = Targets.HasHistoryDependentText(input);
         try
         {
-            theirs = Targets.ContentTrace(Targets.InBoxReader(input), exactArrays, input.Length);
+            theirs = Targets.ContentTrace(streamed ? Targets.StreamReader(input, inBox: true) : Targets.InBoxReader(input), exactArrays, input.Length);
         }
         catch (Exception e) when (Targets.IsInBoxRejection(e))
         {
@@ -345,7 +346,7 @@ internal sealed class Campaign(Target target, List<byte[]> seeds, int seed, stri
         }
         try
         {
-            return theirs.SequenceEqual(Targets.ContentTrace(Targets.OurReader(input), exactArrays, input.Length));
+            return theirs.SequenceEqual(Targets.ContentTrace(streamed ? Targets.StreamReader(input, inBox: false) : Targets.OurReader(input), exactArrays, input.Length));
         }
         catch (Exception)
         {

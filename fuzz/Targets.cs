@@ -597,20 +597,10 @@ internal static class Targets
     /// </summary>
     public static (List<string>? Nodes, Exception? Error) Streamed(byte[] input, bool inBox)
     {
-        var quotas = new XmlDictionaryReaderQuotas
-        {
-            MaxBytesPerRead = 16 + input.Length % 64,
-            MaxDepth = int.MaxValue,
-            MaxStringContentLength = int.MaxValue,
-            MaxArrayLength = int.MaxValue,
-            MaxNameTableCharCount = int.MaxValue,
-        };
         var nodes = new List<string>();
         try
         {
-            using XmlDictionaryReader r = inBox
-                ? XmlDictionaryReader.CreateBinaryReader(new MemoryStream(input), s_dictionary, quotas, Session())
-                : BinaryXmlDictionaryReader.Create(new MemoryStream(input), s_dictionary, quotas, Session());
+            using XmlDictionaryReader r = StreamReader(input, inBox);
             while (r.Read())
             {
                 if (nodes.Count > 2 * input.Length + 16) return (null, null);
@@ -629,6 +619,22 @@ internal static class Targets
         {
             return (null, e);
         }
+    }
+
+    /// <summary>A new in-box or drop-in reader over <paramref name="input"/> as a stream, with the quotas of <see cref="Streamed"/>.</summary>
+    public static XmlDictionaryReader StreamReader(byte[] input, bool inBox)
+    {
+        var quotas = new XmlDictionaryReaderQuotas
+        {
+            MaxBytesPerRead = 16 + input.Length % 64,
+            MaxDepth = int.MaxValue,
+            MaxStringContentLength = int.MaxValue,
+            MaxArrayLength = int.MaxValue,
+            MaxNameTableCharCount = int.MaxValue,
+        };
+        return inBox
+            ? XmlDictionaryReader.CreateBinaryReader(new MemoryStream(input), s_dictionary, quotas, Session())
+            : BinaryXmlDictionaryReader.Create(new MemoryStream(input), s_dictionary, quotas, Session());
     }
 
     public static XmlDictionaryReader InBoxReader(byte[] input) => XmlDictionaryReader.CreateBinaryReader(input, 0, input.Length, s_dictionary, XmlDictionaryReaderQuotas.Max, Session());

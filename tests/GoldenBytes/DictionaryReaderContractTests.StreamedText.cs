@@ -188,4 +188,29 @@ public sealed partial class DictionaryReaderContractTests
         Assert.True(ours.Read());
         Assert.Equal(XmlNodeType.EndElement, ours.NodeType);
     }
+
+    [Fact]
+    public void An_arrays_length_is_not_told_over_a_stream_as_NET_does_not_tell_it()
+    {
+        // .NET's reader answers TryGetArrayLength over an array only; its typed array reads gather the items either way.
+        byte[] doc = InBoxDocument(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteArray(null, "a", null, new[] { 1, 2, 3 }, 0, 3);
+            w.WriteEndElement();
+        });
+        string Read(XmlDictionaryReader r)
+        {
+            r.ReadStartElement("r");
+            bool told = r.TryGetArrayLength(out int count);
+            return $"{r.IsStartArray(out Type? type)} {type} {told} {count} [{string.Join(",", r.ReadInt32Array("a", ""))}] {r.NodeType}";
+        }
+        var quotas = new XmlDictionaryReaderQuotas();
+        string overStream = Read(XmlDictionaryReader.CreateBinaryReader(new MemoryStream(doc), quotas));
+        Assert.Equal("True System.Int32 False 0 [1,2,3] EndElement", overStream);
+        Assert.Equal(overStream, Read(BinaryXmlDictionaryReader.Create(new MemoryStream(doc), null, quotas)));
+        string overArray = Read(XmlDictionaryReader.CreateBinaryReader(doc, quotas));
+        Assert.Equal("True System.Int32 True 3 [1,2,3] EndElement", overArray);
+        Assert.Equal(overArray, Read(BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas)));
+    }
 }

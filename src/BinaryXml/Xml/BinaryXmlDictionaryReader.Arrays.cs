@@ -21,9 +21,10 @@ public sealed partial class BinaryXmlDictionaryReader
     }
 
     /// <inheritdoc/>
+    /// <remarks>As .NET's reader: false over a stream, where it does not tell the length (the typed array reads then gather the items as they come).</remarks>
     public override bool TryGetArrayLength(out int count)
     {
-        count = IsStartArray(out _) ? ArrayRemaining : 0;
+        count = !_streamed && IsStartArray(out _) ? ArrayRemaining : 0;
         return count > 0;
     }
 
