@@ -81,4 +81,59 @@ public sealed partial class DictionaryReaderContractTests
             Assert.Equal(100, closes);
         }
     }
+
+    /// <summary>A stream that records its disposal (and fails every read, if asked to).</summary>
+    private sealed class DisposalRecordingStream(byte[] data, bool failReads = false) : MemoryStream(data)
+    {
+        public int Disposals { get; private set; }
+
+        public override int Read(byte[] buffer, int offset, int count) => failReads ? throw new IOException("The connection was reset.") : base.Read(buffer, offset, count);
+
+        public override int Read(Span<byte> buffer) => failReads ? throw new IOException("The connection was reset.") : base.Read(buffer);
+
+        protected override void Dispose(bool disposing)
+        {
+            if (disposing) Disposals++;
+            base.Dispose(disposing);
+        }
+    }
+
+    [Fact]
+    public void Close_disposes_the_stream_the_input_came_from_as_NET_does()
+    {
+        // .NET's reader disposes the stream it was last given when it closes, before the close callback, once; a stream
+        // given before another input (another stream, or an array) is not disposed.
+        byte[] doc = Doc("ElementString(null, \"r\", null, \"x\")");
+        string Run(bool ours)
+        {
+            var log = new List<string>();
+            var first = new DisposalRecordingStream(doc);
+            var second = new DisposalRecordingStream(doc);
+            XmlDictionaryReader r = ours ? BinaryXmlDictionaryReader.Create(first, null, XmlDictionaryReaderQuotas.Max) : XmlDictionaryReader.CreateBinaryReader(first, XmlDictionaryReaderQuotas.Max);
+            var init = (IXmlBinaryReaderInitializer)r;
+            init.SetInput(second, null, XmlDictionaryReaderQuotas.Max, null, _ => log.Add($"callback: second disposed {second.Disposals}"));
+            while (r.Read()) { }
+            log.Add($"read: first {first.Disposals}, second {second.Disposals}");
+            r.Close();
+            r.Close();
+            log.Add($"closed twice: first {first.Disposals}, second {second.Disposals}");
+            var third = new DisposalRecordingStream(doc);
+            init.SetInput(third, null, XmlDictionaryReaderQuotas.Max, null, null);
+            init.SetInput(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max, null, null);
+            r.Dispose();
+            log.Add($"after an array input: third {third.Disposals}");
+            return string.Join("; ", log);
+        }
+        string inBox = Run(ours: false);
+        Assert.Equal("read: first 0, second 0; callback: second disposed 1; closed twice: first 0, second 1; after an array input: third 0", inBox);
+        Assert.Equal(inBox, Run(ours: true));
+        // This reader reads the stream at SetInput: a stream that fails there is disposed with the reader closed (.NET's
+        // reader fails at a Read, and disposes the stream when the caller closes it).
+        var failing = new DisposalRecordingStream(doc, failReads: true);
+        var reader = BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, XmlDictionaryReaderQuotas.Max);
+        Assert.Throws<IOException>(() => reader.SetInput(failing, null, XmlDictionaryReaderQuotas.Max, null, null));
+        Assert.Equal((ReadState.Closed, 1), (reader.ReadState, failing.Disposals));
+        reader.Close();
+        Assert.Equal(1, failing.Disposals);
+    }
 }

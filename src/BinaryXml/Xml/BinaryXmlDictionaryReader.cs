@@ -173,7 +173,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     /// <summary>
     /// Creates a reader over a stream, as <c>XmlDictionaryReader.CreateBinaryReader</c>: the stream is read to its end
-    /// first, into a buffer the reader rents from <see cref="ArrayPool{T}.Shared"/> and returns when it is closed (see
+    /// first, into a buffer the reader rents from <see cref="ArrayPool{T}.Shared"/> and returns when it is closed, when
+    /// it also disposes the stream, as .NET's reader does (see
     /// <see cref="SetInput(Stream, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?, OnXmlDictionaryReaderClose?)"/>).
     /// </summary>
     public static BinaryXmlDictionaryReader Create(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
@@ -270,6 +271,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // A reader closed before left its workspace to the next reader on its thread: it takes one again.
         if (_workspace.IsLeft) TakeWorkspace();
         _streamed = streamed;
+        // As .NET's reader: another input is read, and the stream given before is no longer the reader's to dispose.
+        if (!streamed) _inputStream = null;
         // The native reader's state is cleared in place for the new document (no trip through the thread's cache).
         ReaderState? previous = _state._state;
         if (!ReferenceEquals(_buffer, buffer)) _buffer = buffer;
@@ -329,8 +332,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// The stream is read to its end first, into a buffer the reader rents and keeps for the next input (sized from the
     /// stream's length when it can seek, doubled as needed otherwise), so that a reader reused or created per message
     /// allocates nothing for its input in steady state. An exception from the stream reaches the caller and leaves the
-    /// reader closed, calling neither the close callback given with the previous input nor <paramref name="onClose"/>.
-    /// The document is then read as .NET's reader reads a stream, through a window of
+    /// reader closed, calling neither the close callback given with the previous input nor <paramref name="onClose"/>,
+    /// and the stream disposed. As .NET's reader, <see cref="Close"/> disposes the stream (unless another input was
+    /// given since). The document is then read as .NET's reader reads a stream, through a window of
     /// <see cref="XmlDictionaryReaderQuotas.MaxBytesPerRead"/> bytes: text longer than the quota less five bytes comes
     /// as several text nodes, cut where .NET's reader cuts it, and start tags are not held to the quota (over an array
     /// they are, and text is not cut).
@@ -344,6 +348,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         int length;
         try
         {
+            // The reader's from now on: its Close disposes it, as .NET's reader's does (also when it fails here).
+            _inputStream = stream;
             length = ReadToEnd(stream);
             // Long text is reported in pieces, as .NET's reader reports it over a stream.
             length = SplitLongTextAsStreamed(length, dictionary, quotas, session);
@@ -411,6 +417,9 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // The input came from a stream: .NET's reader over a stream does not hold the document, so it does not know the
     // length of base64 content in advance (TryGetBase64ContentLength), which changes where ReadContentAsBase64() ends.
     private bool _streamed;
+
+    /// <summary>The stream the input was read from, which <see cref="Close"/> disposes, as .NET's reader disposes it.</summary>
+    private Stream? _inputStream;
     private BinaryXmlReaderOptions? _options;
 
     private ReadOnlySpan<byte> Data => _buffer.AsSpan(_offset, _count);
@@ -2297,9 +2306,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     // ---- Lifetime ----------------------------------------------------------------------------------------------
 
     /// <inheritdoc/>
+    /// <remarks>As .NET's reader: the stream the input was read from, if it was, is disposed (before the close callback).</remarks>
     public override void Close()
     {
-        if (_readState == ReadState.Closed) return;
+        Stream? input = _inputStream;
+        _inputStream = null;
+        if (_readState == ReadState.Closed)
+        {
+            input?.Dispose();
+            return;
+        }
         int depth = Depth;
         _readState = ReadState.Closed;
         ReleaseState();
@@ -2313,6 +2329,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         SetNode(XmlNodeType.None, depth, "", 0);
         ReturnOwnedBuffer();
         LeaveWorkspace();
+        // As .NET's reader: the stream the input came from is disposed, before the close callback is called.
+        input?.Dispose();
         OnXmlDictionaryReaderClose? onClose = _onClose;
         _onClose = null;
         onClose?.Invoke(this);
