@@ -213,4 +213,40 @@ public sealed partial class DictionaryReaderContractTests
         Assert.Equal("True System.Int32 True 3 [1,2,3] EndElement", overArray);
         Assert.Equal(overArray, Read(BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas)));
     }
+
+    [Fact]
+    public void A_short_text_cut_over_a_stream_past_the_string_quota_fails_on_the_text()
+    {
+        // Difference, pinned: ReadElementContentAsString takes a Chars8Text record closing its element (up to 255 bytes)
+        // in one step, before .NET's reader would cut it; with MaxBytesPerRead below 261 such a record is cut into
+        // pieces here, read one by one: a value past MaxStringContentLength fails with the reader on the text, where
+        // .NET's is past the end tag. Within the quota both read the same string and end in the same place.
+        string Run(XmlDictionaryReader r)
+        {
+            try
+            {
+                r.ReadStartElement("r");
+                string value = r.ReadElementContentAsString();
+                return $"{value.Length} then {r.NodeType} {r.LocalName}";
+            }
+            catch (XmlException)
+            {
+                return $"failed on {r.NodeType} {r.LocalName}";
+            }
+        }
+        foreach ((int length, string inBox, string ours) in new[] { (30, "30 then Element f", "30 then Element f"), (40, "failed on Element f", "failed on Text ") })
+        {
+            byte[] doc = InBoxDocument(w =>
+            {
+                w.WriteStartElement("r");
+                w.WriteElementString("e", new string('a', length));
+                w.WriteElementString("f", "x");
+                w.WriteEndElement();
+            });
+            var quotas = new XmlDictionaryReaderQuotas { MaxBytesPerRead = 20, MaxStringContentLength = 30 };
+            Assert.Equal(inBox, Run(XmlDictionaryReader.CreateBinaryReader(new MemoryStream(doc), quotas)));
+            Assert.Equal(ours, Run(BinaryXmlDictionaryReader.Create(new MemoryStream(doc), null, quotas)));
+            Assert.Equal(inBox, Run(BinaryXmlDictionaryReader.Create(doc, 0, doc.Length, null, quotas)));
+        }
+    }
 }
