@@ -306,6 +306,51 @@ public sealed class LargeAndSteadyStateTests
         reader.Close();
     }
 
+    [Fact]
+    public void Drop_in_reader_reused_over_streams_with_text_to_cut_allocates_nothing()
+    {
+        // At the default quotas a stream's long text comes in pieces, as .NET's reader reads it there: the records to cut
+        // are found and rewritten into the buffer the reader keeps (a second rented one, the first given back), and
+        // reading every node allocates nothing after the first messages.
+        byte[] data = InBoxBytes(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteString(new string('a', 10_000));
+            w.WriteStartElement("b");
+            w.WriteBase64(new byte[9_000], 0, 9_000);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        });
+        var quotas = new XmlDictionaryReaderQuotas();
+        var stream = new MemoryStream(data);
+        BinaryXmlDictionaryReader reader = BinaryXmlDictionaryReader.Create(new MemoryStream(data), null, quotas);
+        int Scan()
+        {
+            stream.Position = 0;
+            reader.SetInput(stream, null, quotas, null, null);
+            int nodes = 0;
+            while (reader.Read()) nodes++;
+            return nodes;
+        }
+        int expected = Scan();
+        int mismatches = 0;
+        long allocated = LeastAllocated(() =>
+        {
+            if (Scan() != expected) mismatches++;
+        });
+        Assert.Equal(0, mismatches);
+        // 10,000 characters in three pieces, 9,000 bytes in three: the text was cut.
+        Assert.Equal(10, expected);
+        Assert.Equal(0, allocated);
+    }
+
+    private static byte[] InBoxBytes(Action<XmlDictionaryWriter> write)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream)) write(w);
+        return stream.ToArray();
+    }
+
     private static ReadOnlySequence<byte> Segmented(byte[] data, int parts)
     {
         int size = (data.Length + parts - 1) / parts;

@@ -33,8 +33,11 @@ public sealed partial class BinaryXmlDictionaryReader
         int maxLength = Math.Max(quotas.MaxBytesPerRead - InsertedHeaderLength, 0);
         // A record's value is at most the document less the record's type and length bytes.
         if (length - 2 <= maxLength) return length;
-        List<(int RecordStart, int ValueStart, int ValueLength)>? records = FindLongText(_ownedBuffer.AsSpan(0, length), maxLength, dictionary, session, OptionsFor(quotas, streamed: true));
-        if (records is null) return length;
+        // Kept from one document to the next: a reused reader allocates nothing for it in steady state.
+        List<(int RecordStart, int ValueStart, int ValueLength)> records = _longText ??= [];
+        records.Clear();
+        FindLongText(_ownedBuffer.AsSpan(0, length), maxLength, dictionary, session, OptionsFor(quotas, streamed: true), records);
+        if (records.Count == 0) return length;
         ReadOnlySpan<byte> source = _ownedBuffer.AsSpan(0, length);
         long newLength = length;
         foreach ((int recordStart, int valueStart, int valueLength) in records)
@@ -54,22 +57,27 @@ public sealed partial class BinaryXmlDictionaryReader
             from = valueStart + valueLength;
         }
         source[from..].CopyTo(target.AsSpan(to));
-        // The document in the old buffer is not read from any more: it goes back to the pool, the new one kept.
-        ReleaseState();
+        // The document in the old buffer is not read from any more: it goes back to the pool, the new one kept (the
+        // reader's state is cleared for the new one by SetInput).
         ReturnOwnedBuffer();
         _ownedBuffer = target;
         return (int)newLength;
     }
 
+    /// <summary>The long text records of the document read last from a stream (<see cref="SplitLongTextAsStreamed"/>).</summary>
+    private List<(int RecordStart, int ValueStart, int ValueLength)>? _longText;
+
     /// <summary>
-    /// The text records of <paramref name="document"/> in element content (not a list's items, not an attribute's
-    /// value) whose value is longer than <paramref name="maxLength"/>, in document order; null if there are none.
+    /// Adds to <paramref name="records"/> the text records of <paramref name="document"/> in element content (not a
+    /// list's items, not an attribute's value) whose value is longer than <paramref name="maxLength"/>, in document order.
     /// </summary>
-    private static List<(int RecordStart, int ValueStart, int ValueLength)>? FindLongText(ReadOnlySpan<byte> document, int maxLength,
-        IXmlDictionary? dictionary, XmlBinaryReaderSession? session, BinaryXmlReaderOptions options)
+    private void FindLongText(ReadOnlySpan<byte> document, int maxLength, IXmlDictionary? dictionary, XmlBinaryReaderSession? session,
+        BinaryXmlReaderOptions options, List<(int RecordStart, int ValueStart, int ValueLength)> records)
     {
-        List<(int, int, int)>? records = null;
-        var reader = new BinaryXmlReader(document, dictionary, session, options);
+        // On the reader's own state, cleared here and again for the document by SetInput: nothing rented or allocated.
+        var reader = new BinaryXmlReader(document, _state._state, dictionary, session, options);
+        BinaryXmlReaderState state = reader.CurrentState;
+        if (!ReferenceEquals(_state._state, state._state)) _state = state;
         try
         {
             bool inList = false;
@@ -89,7 +97,7 @@ public sealed partial class BinaryXmlDictionaryReader
                     case BinaryXmlTokenType.Text when !inList:
                         ValueLocation value = reader.CurrentValue;
                         if (value.Length > maxLength && FamilyOf(reader.RecordType) != Family.None)
-                            (records ??= []).Add((reader.TokenStartIndex, value.Start, value.Length));
+                            records.Add((reader.TokenStartIndex, value.Start, value.Length));
                         break;
                 }
             }
@@ -98,11 +106,6 @@ public sealed partial class BinaryXmlDictionaryReader
         {
             // The document fails here: the read will fail here too, before reaching the records after.
         }
-        finally
-        {
-            reader.Dispose();
-        }
-        return records;
     }
 
     /// <summary>The kinds of text record .NET's reader splits over a stream.</summary>
