@@ -624,14 +624,7 @@ internal static class Targets
     /// <summary>A new in-box or drop-in reader over <paramref name="input"/> as a stream, with the quotas of <see cref="Streamed"/>.</summary>
     public static XmlDictionaryReader StreamReader(byte[] input, bool inBox)
     {
-        var quotas = new XmlDictionaryReaderQuotas
-        {
-            MaxBytesPerRead = 16 + input.Length % 64,
-            MaxDepth = int.MaxValue,
-            MaxStringContentLength = int.MaxValue,
-            MaxArrayLength = int.MaxValue,
-            MaxNameTableCharCount = int.MaxValue,
-        };
+        XmlDictionaryReaderQuotas quotas = StreamWindow.Quotas(input.Length);
         return inBox
             ? XmlDictionaryReader.CreateBinaryReader(new MemoryStream(input), s_dictionary, quotas, Session())
             : BinaryXmlDictionaryReader.Create(new MemoryStream(input), s_dictionary, quotas, Session());

@@ -130,6 +130,17 @@ public sealed class ReaderCanonicalizationContractTests
         });
     }
 
+    /// <summary>The canonical form of a document read from its first node on, canonicalization started there.</summary>
+    private static byte[] CanonicalFromFirstNode(XmlDictionaryReader r)
+    {
+        var c = new MemoryStream();
+        r.Read();
+        r.StartCanonicalization(c, false, null);
+        while (r.Read()) { }
+        r.EndCanonicalization();
+        return c.ToArray();
+    }
+
     /// <summary>
     /// U+FFFE and U+FFFF in text and attribute values, beside markup to escape. .NET's reader hands a Chars record's
     /// UTF-8 to its canonicalizer as bytes, whose escaping makes the two characters references only where their index
@@ -156,24 +167,15 @@ public sealed class ReaderCanonicalizationContractTests
         byte[] document = stream.ToArray();
         // The writer chose the record the case is about for the attribute's value: Chars8Text or UnicodeChars8Text.
         Assert.Equal(record, document[7]);
-        byte[] Canonical(XmlDictionaryReader r)
-        {
-            var c = new MemoryStream();
-            r.Read();
-            r.StartCanonicalization(c, false, null);
-            while (r.Read()) { }
-            r.EndCanonicalization();
-            return c.ToArray();
-        }
-        byte[] inBox = Canonical(XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max));
-        byte[] ours = Canonical(BinaryXmlDictionaryReader.Create(document, 0, document.Length, null, XmlDictionaryReaderQuotas.Max, null));
+        byte[] inBox = CanonicalFromFirstNode(XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max));
+        byte[] ours = CanonicalFromFirstNode(BinaryXmlDictionaryReader.Create(document, 0, document.Length, null, XmlDictionaryReaderQuotas.Max, null));
         Assert.Equal(expected, System.Text.Encoding.UTF8.GetString(inBox));
         Assert.Equal(Convert.ToHexString(inBox), Convert.ToHexString(ours));
         // The same document at byte 20 of an array: the index that counts is the array's.
         byte[] padded = new byte[20 + document.Length];
         document.CopyTo(padded, 20);
-        byte[] inBoxPadded = Canonical(XmlDictionaryReader.CreateBinaryReader(padded, 20, document.Length, XmlDictionaryReaderQuotas.Max));
-        byte[] oursPadded = Canonical(BinaryXmlDictionaryReader.Create(padded, 20, document.Length, null, XmlDictionaryReaderQuotas.Max, null));
+        byte[] inBoxPadded = CanonicalFromFirstNode(XmlDictionaryReader.CreateBinaryReader(padded, 20, document.Length, XmlDictionaryReaderQuotas.Max));
+        byte[] oursPadded = CanonicalFromFirstNode(BinaryXmlDictionaryReader.Create(padded, 20, document.Length, null, XmlDictionaryReaderQuotas.Max, null));
         Assert.Equal(Convert.ToHexString(inBoxPadded), Convert.ToHexString(oursPadded));
         Assert.Equal(record == 0x98, !System.Text.Encoding.UTF8.GetString(inBoxPadded).Contains("&#xFFFF;", StringComparison.Ordinal));
     }
@@ -226,17 +228,8 @@ public sealed class ReaderCanonicalizationContractTests
             XmlDictionaryReaderQuotas quotas = trial % 2 == 0
                 ? XmlDictionaryReaderQuotas.Max
                 : new XmlDictionaryReaderQuotas { MaxBytesPerRead = 40 + trial % 50, MaxStringContentLength = int.MaxValue, MaxDepth = 64 };
-            static byte[] Canonical(XmlDictionaryReader r)
-            {
-                var c = new MemoryStream();
-                r.Read();
-                r.StartCanonicalization(c, false, null);
-                while (r.Read()) { }
-                r.EndCanonicalization();
-                return c.ToArray();
-            }
-            byte[] inBox = Canonical(XmlDictionaryReader.CreateBinaryReader(new PacedStream(document, 7, seekable: false), quotas));
-            byte[] ours = Canonical(BinaryXmlDictionaryReader.Create(new PacedStream(document, 7, seekable: false), null, quotas));
+            byte[] inBox = CanonicalFromFirstNode(XmlDictionaryReader.CreateBinaryReader(new PacedStream(document, 7, seekable: false), quotas));
+            byte[] ours = CanonicalFromFirstNode(BinaryXmlDictionaryReader.Create(new PacedStream(document, 7, seekable: false), null, quotas));
             Assert.True(inBox.AsSpan().SequenceEqual(ours), $"document {trial}: {Convert.ToHexString(document)}");
             string canonical = Encoding.UTF8.GetString(inBox);
             raw += canonical.Count(c => c is '\uFFFE' or '\uFFFF');

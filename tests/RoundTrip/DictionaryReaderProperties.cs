@@ -28,14 +28,7 @@ public sealed class DictionaryReaderProperties
     {
         ForDocuments(1000, (bytes, dictionary, session) =>
         {
-            var quotas = new XmlDictionaryReaderQuotas
-            {
-                MaxBytesPerRead = 16 + bytes.Length % 64,
-                MaxDepth = int.MaxValue,
-                MaxStringContentLength = int.MaxValue,
-                MaxArrayLength = int.MaxValue,
-                MaxNameTableCharCount = int.MaxValue,
-            };
+            XmlDictionaryReaderQuotas quotas = StreamWindow.Quotas(bytes.Length);
             using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(new PacedStream(bytes, 5, seekable: false), dictionary, quotas, session());
             using XmlDictionaryReader ours = BinaryXmlDictionaryReader.Create(new PacedStream(bytes, 5, seekable: false), dictionary, quotas, session());
             Assert.Equal(NodeStream.FromXmlReader(inBox, exactNodeTypes: true), NodeStream.FromXmlReader(ours, exactNodeTypes: true));
