@@ -5,6 +5,56 @@ namespace BinaryXml.Tests;
 
 public sealed partial class DictionaryReaderContractTests
 {
+    /// <summary>
+    /// Each overload of <c>XmlDictionaryReader.CreateBinaryReader</c> and <c>XmlDictionaryWriter.CreateBinaryWriter</c>
+    /// has a <c>Create</c> that takes the same arguments (its further parameters optional), so that a call changes its
+    /// type's name only; the reader's overloads built so read the document alike, a close callback called once.
+    /// </summary>
+    [Fact]
+    public void Every_in_box_factory_overload_has_a_Create_of_the_same_arguments()
+    {
+        static void Covered(Type inBox, string factory, Type ours)
+        {
+            foreach (var method in inBox.GetMethods(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static).Where(m => m.Name == factory))
+            {
+                Type[] wanted = method.GetParameters().Select(p => p.ParameterType).ToArray();
+                bool found = ours.GetMethods(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static).Any(m =>
+                {
+                    var parameters = m.GetParameters();
+                    return m.Name == "Create" && parameters.Length >= wanted.Length
+                        && parameters.Take(wanted.Length).Select(p => p.ParameterType).SequenceEqual(wanted)
+                        && parameters.Skip(wanted.Length).All(p => p.IsOptional);
+                });
+                Assert.True(found, $"{factory}({string.Join(", ", wanted.Select(t => t.Name))})");
+            }
+        }
+        Covered(typeof(XmlDictionaryReader), nameof(XmlDictionaryReader.CreateBinaryReader), typeof(BinaryXmlDictionaryReader));
+        Covered(typeof(XmlDictionaryWriter), nameof(XmlDictionaryWriter.CreateBinaryWriter), typeof(BinaryXmlDictionaryWriter));
+
+        byte[] doc = RootAround(w => w.WriteElementString("a", "text"));
+        byte[] padded = [0, 0, .. doc];
+        var quotas = new XmlDictionaryReaderQuotas();
+        int closes = 0;
+        List<string> expected = NodeStream.FromXmlReader(XmlDictionaryReader.CreateBinaryReader(doc, quotas), exactNodeTypes: true);
+        XmlDictionaryReader[] readers =
+        [
+            BinaryXmlDictionaryReader.Create(doc, quotas),
+            BinaryXmlDictionaryReader.Create(padded, 2, doc.Length, quotas),
+            BinaryXmlDictionaryReader.Create(padded, 2, doc.Length, null, quotas, null, _ => closes++),
+            BinaryXmlDictionaryReader.Create(new MemoryStream(doc), quotas),
+            BinaryXmlDictionaryReader.Create(new MemoryStream(doc), null, quotas, null, _ => closes++),
+        ];
+        foreach (XmlDictionaryReader reader in readers)
+        {
+            Assert.Equal(expected, NodeStream.FromXmlReader(reader, exactNodeTypes: true));
+            reader.Close();
+            reader.Close();
+        }
+        Assert.Equal(2, closes);
+        Assert.Equal("buffer", Assert.Throws<ArgumentNullException>(() => BinaryXmlDictionaryReader.Create((byte[])null!, quotas)).ParamName);
+        Assert.Equal("buffer", Assert.Throws<ArgumentNullException>(() => XmlDictionaryReader.CreateBinaryReader((byte[])null!, quotas)).ParamName);
+    }
+
     [Fact]
     public void Buffer_ranges_and_null_names_fail_as_in_box()
     {

@@ -163,13 +163,34 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
 
     private BinaryXmlDictionaryReader() => TakeWorkspace();
 
+    /// <summary>Creates a reader over a whole buffer, as <c>XmlDictionaryReader.CreateBinaryReader(byte[], XmlDictionaryReaderQuotas)</c>.</summary>
+    public static BinaryXmlDictionaryReader Create(byte[] buffer, XmlDictionaryReaderQuotas quotas)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        return Create(buffer, 0, buffer.Length, null, quotas, null, null);
+    }
+
+    /// <summary>Creates a reader over part of a buffer, as <c>XmlDictionaryReader.CreateBinaryReader(byte[], int, int, XmlDictionaryReaderQuotas)</c>.</summary>
+    public static BinaryXmlDictionaryReader Create(byte[] buffer, int offset, int count, XmlDictionaryReaderQuotas quotas)
+        => Create(buffer, offset, count, null, quotas, null, null);
+
     /// <summary>Creates a reader over a buffer, as <c>XmlDictionaryReader.CreateBinaryReader</c>.</summary>
     public static BinaryXmlDictionaryReader Create(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
+        => Create(buffer, offset, count, dictionary, quotas, session, null);
+
+    /// <summary>
+    /// Creates a reader over a buffer, as <c>XmlDictionaryReader.CreateBinaryReader</c>, with a callback called when
+    /// the reader is closed.
+    /// </summary>
+    public static BinaryXmlDictionaryReader Create(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         var reader = new BinaryXmlDictionaryReader();
-        reader.SetInput(buffer, offset, count, dictionary, quotas, session, null);
+        reader.SetInput(buffer, offset, count, dictionary, quotas, session, onClose);
         return reader;
     }
+
+    /// <summary>Creates a reader over a stream, as <c>XmlDictionaryReader.CreateBinaryReader(Stream, XmlDictionaryReaderQuotas)</c> (see <see cref="Create(Stream, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?)"/>).</summary>
+    public static BinaryXmlDictionaryReader Create(Stream stream, XmlDictionaryReaderQuotas quotas) => Create(stream, null, quotas, null, null);
 
     /// <summary>
     /// Creates a reader over a stream, as <c>XmlDictionaryReader.CreateBinaryReader</c>: the stream is read to its end
@@ -178,9 +199,16 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     /// <see cref="SetInput(Stream, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?, OnXmlDictionaryReaderClose?)"/>).
     /// </summary>
     public static BinaryXmlDictionaryReader Create(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session = null)
+        => Create(stream, dictionary, quotas, session, null);
+
+    /// <summary>
+    /// Creates a reader over a stream, as <c>XmlDictionaryReader.CreateBinaryReader</c>, with a callback called when
+    /// the reader is closed (see <see cref="Create(Stream, IXmlDictionary?, XmlDictionaryReaderQuotas, XmlBinaryReaderSession?)"/>).
+    /// </summary>
+    public static BinaryXmlDictionaryReader Create(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         var reader = new BinaryXmlDictionaryReader();
-        reader.SetInput(stream, dictionary, quotas, session, null);
+        reader.SetInput(stream, dictionary, quotas, session, onClose);
         return reader;
     }
 
