@@ -309,7 +309,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         quotas.CopyTo(_quotas);
         if (!ReferenceEquals(_onClose, onClose)) _onClose = onClose;
         // As in .NET, string and array quotas apply to ReadContentAs* and array reads, not to reading Value; the
-        // native reader enforces depth and the attribute bytes of a start tag.
+        // native reader enforces depth and (over an array, as .NET's reader) the attribute bytes of a start tag.
         BinaryXmlReaderState state = new BinaryXmlReader(Data, previous, dictionary, session, OptionsFor(quotas, streamed)).CurrentState;
         if (!ReferenceEquals(_state._state, state._state)) _state = state;
         // As the native reader's own: the UTF-8 of content text is checked as it is decoded (Value, value chunks), in
@@ -388,7 +388,8 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             // for that document, and is dropped).
             _onClose = null;
             Close();
-            ReturnOwnedBuffer();    // rented again by ReadToEnd when the reader was closed before (Close then does nothing)
+            // Rented again by ReadToEnd when the reader was closed before (Close then only disposes the stream).
+            ReturnOwnedBuffer();
             throw;
         }
         SetInput(_ownedBuffer!, 0, length, dictionary, quotas, session, onClose, streamed: true);
