@@ -144,8 +144,8 @@ public sealed partial class BinaryXmlDictionaryReader
                 {
                     int read = TextChunkReadUnderWay ? _textChunkBytes : 0;
                     int start = _valueLocation.Start + read;
-                    // The record's header: its type and its length field (Chars8Text, Chars16Text, Chars32Text).
-                    int recordStart = _valueLocation.Start - (_textRecord switch { RecordType.Chars8Text => 2, RecordType.Chars16Text => 3, _ => 5 });
+                    // The record's start, before its type and length field (needed for Chars records only).
+                    int recordStart = IsUtf8Text(_textRecord) ? _valueLocation.Start - 1 - BinaryXmlPrimitives.GetLengthFieldSize(_textRecord) : _valueLocation.Start;
                     WriteCanonicalText(c14n, RecordValue, _textRecord, start, _valueLocation.Length - read, BufferIndex(start, recordStart, _depth));
                 }
                 break;

@@ -117,13 +117,11 @@ public sealed partial class BinaryXmlDictionaryReader
         Bytes = (byte)RecordType.Bytes32Text,
     }
 
-    private static Family FamilyOf(RecordType record) => (RecordType)((byte)record & 0xFE) switch
+    private static Family FamilyOf(RecordType record)
     {
-        RecordType.Chars8Text or RecordType.Chars16Text or RecordType.Chars32Text => Family.Chars,
-        RecordType.UnicodeChars8Text or RecordType.UnicodeChars16Text or RecordType.UnicodeChars32Text => Family.UnicodeChars,
-        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => Family.Bytes,
-        _ => Family.None,
-    };
+        var plain = (RecordType)((byte)record & 0xFE);
+        return IsUtf8Text(plain) ? Family.Chars : IsCharsText(plain) ? Family.UnicodeChars : IsBytes(plain) ? Family.Bytes : Family.None;
+    }
 
     /// <summary>
     /// The length of the first text node .NET's reader makes of <paramref name="value"/> over a stream, or its whole
@@ -172,15 +170,8 @@ public sealed partial class BinaryXmlDictionaryReader
         {
             int piece = FirstPiece(family, value, maxLength);
             bool last = piece == value.Length;
-            Span<byte> header = target.AsSpan(to, first ? headerLength : InsertedHeaderLength);
-            header[0] = (byte)((first ? type & 0xFE : (byte)family) | (last ? end : 0));
-            switch (header.Length)
-            {
-                case 2: header[1] = (byte)piece; break;
-                case 3: BinaryPrimitives.WriteUInt16LittleEndian(header[1..], (ushort)piece); break;
-                default: BinaryPrimitives.WriteInt32LittleEndian(header[1..], piece); break;
-            }
-            to += header.Length;
+            var pieceType = (RecordType)((first ? type & 0xFE : (byte)family) | (last ? end : 0));
+            to += BinaryXmlPrimitives.WriteSizedTextHeader(target.AsSpan(to), pieceType, piece);
             value[..piece].CopyTo(target.AsSpan(to));
             to += piece;
             if (last) return to;
