@@ -8,7 +8,7 @@ namespace BinaryXml.Tests;
 /// and <see cref="BinaryXmlDictionaryWriter.Create"/> through a factory parameter, and both must give the same
 /// bytes, or throw the same exception type.
 /// </summary>
-public sealed class DictionaryWriterContractTests
+public sealed partial class DictionaryWriterContractTests
 {
     public static TheoryData<string> Factories() => new(["in-box", "BinaryXml"]);
 

@@ -83,23 +83,15 @@ public sealed partial class BinaryXmlWriter
             // Items that are not local are their ToBinary value in memory: up to the first local one, the items are the
             // bytes. A block handed to a stream as it is must be known to have none first; into the buffer, the items
             // are tested as they are copied.
-            int plain;
             if (PassesToStream(size))
             {
-                plain = BinaryXmlPrimitives.IndexOfLocalDateTime(values);
-                if (plain < 0)
-                {
-                    WriteModelledBytes(MemoryMarshal.AsBytes(values));
-                    return;
-                }
-                span = GetSpan(size);
-                MemoryMarshal.AsBytes(values[..plain]).CopyTo(span);
+                int firstLocal = BinaryXmlPrimitives.IndexOfLocalDateTime(values);
+                if (firstLocal < 0) WriteToStream(MemoryMarshal.AsBytes(values));
+                else WriteDateTimesInPieces(values, firstLocal);
+                return;
             }
-            else
-            {
-                span = GetSpan(size);
-                plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, span);
-            }
+            span = GetSpan(size);
+            int plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, span);
             if (plain < values.Length) BinaryXmlPrimitives.WriteDateTimes(span, values, plain);
         }
         else
@@ -108,6 +100,25 @@ public sealed partial class BinaryXmlWriter
             for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
         }
         _pending += size;
+    }
+
+    /// <summary>
+    /// Over a stream, DateTime items of which the one at <paramref name="firstLocal"/> is the first local one: those
+    /// before it handed on as they are, the rest converted a piece at a time (<see cref="CommitToStream"/>).
+    /// </summary>
+    private void WriteDateTimesInPieces(ReadOnlySpan<DateTime> values, int firstLocal)
+    {
+        WriteToStream(MemoryMarshal.AsBytes(values[..firstLocal]));
+        for (int i = firstLocal; i < values.Length; )
+        {
+            ReadOnlySpan<DateTime> piece = values.Slice(i, Math.Min(StreamPieceSize / 8, values.Length - i));
+            Span<byte> span = GetSpan(8 * piece.Length);
+            int plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(piece, span);
+            if (plain < piece.Length) BinaryXmlPrimitives.WriteDateTimes(span, piece, plain);
+            _pending += 8 * piece.Length;
+            CommitToStream();
+            i += piece.Length;
+        }
     }
 
     /// <summary>Writes an Array record of TimeSpans (ticks).</summary>

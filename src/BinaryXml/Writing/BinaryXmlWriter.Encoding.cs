@@ -22,6 +22,9 @@ public sealed partial class BinaryXmlWriter
     // counted too (1,398,099 chars); an IBufferWriter the caller gave is asked only for what the text takes, and longer
     // text is transcoded into the memory it has given already (TryWriteUtf8TextNodeInFreeMemory).
     private const int UncountedStreamTextChars = (4 * 1024 * 1024 - LongestTextHeader) / MaxBytesPerChar;
+    // Over a stream, longer UTF-8 text (counted first) is transcoded and handed to the stream a piece of this many
+    // characters at a time (WriteUtf8PayloadInPieces).
+    private const int StreamTextPieceChars = StreamPieceSize / MaxBytesPerChar;
     private const int Utf16ProbeChars = 1024;                                           // what tells long UTF-16 text, at its start or after ASCII
     private const int Utf16TextProbeChars = 32;                                         // the same after shorter text's ASCII start
     private const int CountedUtf8 = 0;                                                  // ModelChunks: count each chunk's UTF-8
@@ -74,7 +77,7 @@ public sealed partial class BinaryXmlWriter
         MultiByteInt31.Write(span, byteCount);
         _model.Reserve(_pending, MultiByteInt31.MaxLength);
         _pending += lengthSize + byteCount;
-        ModelUtf8Chunks(s, byteCount);
+        ModelUtf8Chunks(s, byteCount, _pending);
     }
 
     /// <summary>Writes text content as .NET's binary node writer does (MC-NBFX 2.2.3.13, 2.2.3.28; dotnet-behaviour 2.5).</summary>
@@ -230,7 +233,7 @@ public sealed partial class BinaryXmlWriter
         BeginTextNode(headerSize);
         WriteTextHeader(span, type, headerSize, byteCount);
         _pending += byteCount;
-        ModelUtf8Chunks(chars, byteCount);
+        ModelUtf8Chunks(chars, byteCount, _pending);
         return -1;
     }
 
@@ -307,19 +310,52 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     private void WriteUtf8Payload(ReadOnlySpan<char> chars, int byteCount, ReadOnlySpan<byte> transcoded = default, int read = 0)
     {
+        if (_streamOutput is not null && chars.Length - read > StreamTextPieceChars)
+        {
+            // Modelled before it is written, as a block handed to the stream is (WriteModelledBytes).
+            ModelUtf8Chunks(chars, byteCount, _pending + byteCount);
+            if (PassesToStream(byteCount)) WriteUtf8PayloadInPieces(chars, transcoded, read);
+            else TranscodeUtf8Payload(chars, byteCount, transcoded, read);
+            return;
+        }
+        TranscodeUtf8Payload(chars, byteCount, transcoded, read);
+        ModelUtf8Chunks(chars, byteCount, _pending);
+    }
+
+    /// <summary>Transcodes the UTF-8 payload of <see cref="WriteUtf8Payload"/> whole into the output memory.</summary>
+    private void TranscodeUtf8Payload(ReadOnlySpan<char> chars, int byteCount, ReadOnlySpan<byte> transcoded, int read)
+    {
         Span<byte> payload = GetSpan(byteCount);
         transcoded.CopyTo(payload);
         TranscodeUtf8(chars[read..], payload[transcoded.Length..]);
         _pending += byteCount;
-        ModelUtf8Chunks(chars, byteCount);
     }
 
     /// <summary>
-    /// Models the chunks of UTF-8 text of <paramref name="byteCount"/> bytes, the last written: ASCII text (one byte
-    /// per char) needs no chunk's byte count.
+    /// Over a stream, the UTF-8 payload of text longer than <see cref="StreamTextPieceChars"/> characters (counted and
+    /// modelled already) goes to the stream as it is transcoded, a piece at a time, as .NET's writer hands on its
+    /// buffer while it transcodes: the writer's buffer holds a piece, not the text (a 10 MB string took a 16 MB buffer
+    /// before). A piece does not end between the two characters of a surrogate pair.
     /// </summary>
-    private void ModelUtf8Chunks(ReadOnlySpan<char> chars, int byteCount)
-        => ModelChunks(chars, _pending, byteCount, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
+    private void WriteUtf8PayloadInPieces(ReadOnlySpan<char> chars, ReadOnlySpan<byte> transcoded, int read)
+    {
+        WriteToStream(transcoded);
+        while (read < chars.Length)
+        {
+            int size = Math.Min(StreamTextPieceChars, chars.Length - read);
+            if (read + size < chars.Length && char.IsHighSurrogate(chars[read + size - 1])) size--;
+            _pending += TranscodeUtf8Vectorized(chars.Slice(read, size), GetSpan(size * MaxBytesPerChar));
+            CommitToStream();
+            read += size;
+        }
+    }
+
+    /// <summary>
+    /// Models the chunks of UTF-8 text of <paramref name="byteCount"/> bytes ending at <paramref name="end"/>: ASCII
+    /// text (one byte per char) needs no chunk's byte count.
+    /// </summary>
+    private void ModelUtf8Chunks(ReadOnlySpan<char> chars, int byteCount, int end)
+        => ModelChunks(chars, end, byteCount, Utf8ChunkChars, MaxBytesPerChar, byteCount == chars.Length ? 1 : CountedUtf8);
 
     /// <summary>
     /// Models .NET's chunked transcoding of a long string: chunks of 170 chars for UTF-8 (256 for UTF-16), one

@@ -640,16 +640,43 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         if (PassesToStream(bytes.Length))
         {
-            Commit();
-            _streamOutput.WriteToStream();
-            _streamOutput.Stream.Write(bytes);
-            _committed += bytes.Length;
-            _model.Rebase(bytes.Length);
+            WriteToStream(bytes);
             return;
         }
         bytes.CopyTo(GetSpan(bytes.Length));
         _pending += bytes.Length;
     }
+
+    /// <summary>
+    /// Over a stream, where <see cref="PassesToStream"/>: the pending bytes, then <paramref name="bytes"/> (modelled
+    /// already), written to the stream.
+    /// </summary>
+    private void WriteToStream(ReadOnlySpan<byte> bytes)
+    {
+        CommitToStream();
+        if (bytes.IsEmpty) return;
+        _streamOutput!.Stream.Write(bytes);
+        _committed += bytes.Length;
+        _model.Rebase(bytes.Length);
+    }
+
+    /// <summary>
+    /// Over a stream, where <see cref="PassesToStream"/>: the pending bytes written to the stream. A bulk payload
+    /// converted as it is written (long UTF-8 text, DateTime items with local ones) goes a piece of at most
+    /// <see cref="StreamPieceSize"/> bytes at a time, each written into the buffer and then handed on by this.
+    /// </summary>
+    private void CommitToStream()
+    {
+        Commit();
+        _streamOutput!.WriteToStream();
+    }
+
+    /// <summary>
+    /// The most bytes of a bulk payload converted as it is written that the buffer holds at a time over a stream
+    /// (<see cref="CommitToStream"/>): the buffer stays this size whatever the payload's, and the stream has the
+    /// payload when the call returns, as .NET's writer hands on its buffer as it fills.
+    /// </summary>
+    private const int StreamPieceSize = 192 * 1024;
 
     /// <summary>
     /// The end of an element: folds into the last text record when the rule allows (MC-NBFX 2.2.3.31), otherwise
