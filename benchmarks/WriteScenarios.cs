@@ -209,7 +209,7 @@ public class W2_Strings : WriterScenario
     }
 
     /// <summary>The first <paramref name="length"/> characters of a text of the <paramref name="kind"/> given.</summary>
-    private static string Repeat(string kind, int length)
+    internal static string Repeat(string kind, int length)
     {
         string unit = kind switch
         {
@@ -228,6 +228,44 @@ public class W2_Strings : WriterScenario
 
     [Benchmark]
     public void Native() { BinaryXmlWriter w = ResetNative(); w.WriteElementString("a", _value); w.Flush(); }
+
+    [Benchmark]
+    public int Limit() => Encoding.UTF8.GetBytes(_value, _limit);
+}
+
+/// <summary>
+/// W2 over a stream, with text too long for the writer to transcode into its buffer before counting it (over 1,398,099
+/// characters: counted, then transcoded and handed to the stream 192 KB at a time, where before the buffer grew to the
+/// text's size and held it until the flush). InBox and Adapter write to a MemoryStream (the native writer is W2's over a
+/// buffer writer; over a stream it takes the Adapter's path); Limit is <c>Encoding.UTF8.GetBytes</c>.
+/// </summary>
+[MemoryDiagnoser]
+public class W2_LongTextOverStream : WriterScenario
+{
+    [Params(4 << 20)]
+    public int Length { get; set; } = 4 << 20;
+
+    [Params("ascii", "mixed")]
+    public string Text { get; set; } = "ascii";
+
+    private string _value = "";
+    private byte[] _limit = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        CreateWriters();
+        _value = W2_Strings.Repeat(Text, Length);
+        _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
+        Support.GuardBytes($"W2 over a stream {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
+            Support.WriteAdapter(w => w.WriteElementString("a", _value)), Support.WriteNative(w => w.WriteElementString("a", _value)));
+    }
+
+    [Benchmark(Baseline = true)]
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteElementString("a", _value); w.Flush(); }
+
+    [Benchmark]
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteElementString("a", _value); w.Flush(); }
 
     [Benchmark]
     public int Limit() => Encoding.UTF8.GetBytes(_value, _limit);
