@@ -185,31 +185,70 @@ public class W1_PrimitiveValues : WriterScenario
 /// Japanese and Chinese (2.5 UTF-8 bytes a character: written as UTF-16).
 /// </summary>
 [MemoryDiagnoser]
-public class W2_Strings : WriterScenario
+public class W2_Strings : ElementStringScenario
 {
     [ParamsSource(nameof(Lengths))]
-    public int Length { get; set; } = 64;
+    public override int Length { get; set; } = 64;
 
     public static IEnumerable<int> Lengths => Support.StringLengths;
 
     [Params("ascii", "mixed", "cjk", "ascii-cjk")]
-    public string Text { get; set; } = "ascii";
+    public override string Text { get; set; } = "ascii";
 
-    private string _value = "";
+    private protected override string Label => "W2";
+
+    [Benchmark]
+    public void Native() { BinaryXmlWriter w = ResetNative(); w.WriteElementString("a", Value); w.Flush(); }
+}
+
+/// <summary>
+/// W2 over a stream, with text too long for the writer to transcode into its buffer before counting it (over 1,398,099
+/// characters: counted, then transcoded and handed to the stream 192 KB at a time, where before the buffer grew to the
+/// text's size and held it until the flush). InBox and Adapter write to a MemoryStream (the native writer is W2's over a
+/// buffer writer; over a stream it takes the Adapter's path); Limit is <c>Encoding.UTF8.GetBytes</c>.
+/// </summary>
+[MemoryDiagnoser]
+public class W2_LongTextOverStream : ElementStringScenario
+{
+    [Params(4 << 20)]
+    public override int Length { get; set; } = 4 << 20;
+
+    [Params("ascii", "mixed")]
+    public override string Text { get; set; } = "ascii";
+
+    private protected override string Label => "W2 over a stream";
+}
+
+/// <summary>
+/// W2's shape: one string of <see cref="Length"/> characters of the <see cref="Text"/> given as element content
+/// (<c>WriteElementString</c>); Limit is <c>Encoding.UTF8.GetBytes</c> of the same string.
+/// </summary>
+public abstract class ElementStringScenario : WriterScenario
+{
     private byte[] _limit = [];
+    private protected string Value = "";
+
+    /// <summary>The string's length in characters (each scenario's parameter).</summary>
+    public abstract int Length { get; set; }
+
+    /// <summary>"ascii", "mixed", "cjk" or "ascii-cjk" (each scenario's parameter).</summary>
+    public abstract string Text { get; set; }
+
+    /// <summary>The scenario's name in its guard's line.</summary>
+    private protected abstract string Label { get; }
 
     [GlobalSetup]
     public void Setup()
     {
         CreateWriters();
-        _value = Text == "ascii-cjk" ? Repeat("ascii", Length / 4) + Repeat("cjk", Length - Length / 4) : Repeat(Text, Length);
+        Value = Text == "ascii-cjk" ? Repeat("ascii", Length / 4) + Repeat("cjk", Length - Length / 4) : Repeat(Text, Length);
         _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
-        Support.GuardBytes($"W2 {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
-            Support.WriteAdapter(w => w.WriteElementString("a", _value)), Support.WriteNative(w => w.WriteElementString("a", _value)));
+        Support.GuardBytes($"{Label} {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", Value)),
+            Support.WriteAdapter(w => w.WriteElementString("a", Value)), Support.WriteNative(w => w.WriteElementString("a", Value)));
     }
 
     /// <summary>The first <paramref name="length"/> characters of a text of the <paramref name="kind"/> given.</summary>
-    internal static string Repeat(string kind, int length)
+    private static string Repeat(string kind, int length)
     {
         string unit = kind switch
         {
@@ -221,54 +260,13 @@ public class W2_Strings : WriterScenario
     }
 
     [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteElementString("a", _value); w.Flush(); }
+    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteElementString("a", Value); w.Flush(); }
 
     [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteElementString("a", _value); w.Flush(); }
+    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteElementString("a", Value); w.Flush(); }
 
     [Benchmark]
-    public void Native() { BinaryXmlWriter w = ResetNative(); w.WriteElementString("a", _value); w.Flush(); }
-
-    [Benchmark]
-    public int Limit() => Encoding.UTF8.GetBytes(_value, _limit);
-}
-
-/// <summary>
-/// W2 over a stream, with text too long for the writer to transcode into its buffer before counting it (over 1,398,099
-/// characters: counted, then transcoded and handed to the stream 192 KB at a time, where before the buffer grew to the
-/// text's size and held it until the flush). InBox and Adapter write to a MemoryStream (the native writer is W2's over a
-/// buffer writer; over a stream it takes the Adapter's path); Limit is <c>Encoding.UTF8.GetBytes</c>.
-/// </summary>
-[MemoryDiagnoser]
-public class W2_LongTextOverStream : WriterScenario
-{
-    [Params(4 << 20)]
-    public int Length { get; set; } = 4 << 20;
-
-    [Params("ascii", "mixed")]
-    public string Text { get; set; } = "ascii";
-
-    private string _value = "";
-    private byte[] _limit = [];
-
-    [GlobalSetup]
-    public void Setup()
-    {
-        CreateWriters();
-        _value = W2_Strings.Repeat(Text, Length);
-        _limit = new byte[Encoding.UTF8.GetMaxByteCount(Length)];
-        Support.GuardBytes($"W2 over a stream {Length} {Text}", Support.WriteInBox(w => w.WriteElementString("a", _value)),
-            Support.WriteAdapter(w => w.WriteElementString("a", _value)), Support.WriteNative(w => w.WriteElementString("a", _value)));
-    }
-
-    [Benchmark(Baseline = true)]
-    public void InBox() { XmlDictionaryWriter w = ResetInBox(); w.WriteElementString("a", _value); w.Flush(); }
-
-    [Benchmark]
-    public void Adapter() { XmlDictionaryWriter w = ResetAdapter(); w.WriteElementString("a", _value); w.Flush(); }
-
-    [Benchmark]
-    public int Limit() => Encoding.UTF8.GetBytes(_value, _limit);
+    public int Limit() => Encoding.UTF8.GetBytes(Value, _limit);
 }
 
 /// <summary>
