@@ -1,5 +1,6 @@
 using System.Runtime.Serialization;
 using System.Xml;
+using FsCheck;
 using FsCheck.Fluent;
 using Xunit;
 
@@ -28,6 +29,83 @@ public sealed class DictionaryWriterProperties
             Assert.True(inBox.AsSpan().SequenceEqual(ours), $"bytes differ ({inBox.Length} vs {ours.Length})");
             Assert.Equal(a?.Strings, b?.Strings);
         }), 2000);
+    }
+
+    /// <summary>
+    /// Over a stream, payloads around the lengths where the writer changes how it hands text on (16,384 characters
+    /// transcoded before they are counted, 65,536 handed on in pieces, 1,398,099 transcoded into its buffer first) and
+    /// DateTime items with local ones, in any order, with short text and flushes between them, give the in-box bytes:
+    /// text of ASCII, mixed, CJK and surrogate-pair units, shifted so that a pair may fall on a piece's edge.
+    /// </summary>
+    [Fact]
+    public void Long_payloads_over_a_stream_give_identical_bytes()
+    {
+        PropertyConfig.Verify(Prop.ForAll(Gen.Choose(0, int.MaxValue).ToArbitrary(), seed =>
+        {
+            var steps = LongPayloadSteps(new Random(seed));
+            byte[] Write(XmlDictionaryWriter w, MemoryStream stream)
+            {
+                using (w)
+                {
+                    w.WriteStartElement("r");
+                    foreach (Action<XmlDictionaryWriter> step in steps) step(w);
+                }
+                return stream.ToArray();
+            }
+
+            var inBoxStream = new MemoryStream();
+            var ourStream = new MemoryStream();
+            byte[] inBox = Write(XmlDictionaryWriter.CreateBinaryWriter(inBoxStream), inBoxStream);
+            byte[] ours = Write(BinaryXmlDictionaryWriter.Create(ourStream), ourStream);
+            Assert.True(inBox.AsSpan().SequenceEqual(ours), $"seed {seed}: bytes differ ({inBox.Length} vs {ours.Length})");
+        }), 100);
+    }
+
+    private static readonly int[] s_longLengths = [16_385, 65_535, 65_536, 65_537, 131_073, 200_000, 1_398_099, 1_398_100, 1_500_001];
+    private static readonly string[] s_units = ["a", "Zoë — naïve \U0001F600 ", "日本語のテキスト", "é\U0001F600", "ab日"];
+
+    /// <summary>One to four writer steps, from <paramref name="random"/>.</summary>
+    private static List<Action<XmlDictionaryWriter>> LongPayloadSteps(Random random)
+    {
+        var steps = new List<Action<XmlDictionaryWriter>>();
+        for (int n = random.Next(1, 5); n > 0; n--)
+        {
+            string text = LongText(random);
+            switch (random.Next(7))
+            {
+                case 0: steps.Add(w => w.WriteElementString("t", text)); break;
+                case 1: steps.Add(w => { w.WriteStartElement("c"); w.WriteChars(text.ToCharArray(), 0, text.Length); w.WriteEndElement(); }); break;
+                case 2: steps.Add(w => w.WriteComment(text)); break;
+                case 3: steps.Add(w => { w.WriteStartElement(text); w.WriteString("x"); w.WriteEndElement(); }); break;
+                case 4: steps.Add(w => { w.WriteStartElement("e"); w.WriteAttributeString("v", text); w.WriteString("y"); w.WriteEndElement(); }); break;
+                case 5:
+                    DateTime[] dates = new DateTime[random.Next(1, 60_000)];
+                    for (int i = 0; i < dates.Length; i++)
+                    {
+                        dates[i] = new DateTime(2026, 1, 1, 0, 0, 0, random.Next(20) == 0 ? DateTimeKind.Local : DateTimeKind.Utc).AddMinutes(i);
+                    }
+                    steps.Add(w => w.WriteArray(null, "d", null, dates, 0, dates.Length));
+                    break;
+                default:
+                    bool flush = random.Next(2) == 0;
+                    steps.Add(w => { w.WriteElementString("s", "short"); if (flush) w.Flush(); });
+                    break;
+            }
+        }
+        return steps;
+    }
+
+    /// <summary>Text of one of <see cref="s_longLengths"/> characters (give or take a pair's half at its end).</summary>
+    private static string LongText(Random random)
+    {
+        int length = s_longLengths[random.Next(s_longLengths.Length)];
+        string unit = s_units[random.Next(s_units.Length)];
+        var text = new System.Text.StringBuilder(length + unit.Length);
+        text.Append('x', random.Next(4));
+        while (text.Length < length) text.Append(unit);
+        text.Length = length;
+        if (char.IsHighSurrogate(text[^1])) text.Length--;
+        return text.ToString();
     }
 
     // ---- DataContractSerializer end to end: payloads shaped like the common benchmark ones ------------------------
