@@ -58,7 +58,13 @@ public sealed partial class BinaryXmlWriter : IDisposable
         SetState(dictionary, session);
     }
 
-    /// <summary>Creates a writer over a stream. Bytes reach the stream on <see cref="Flush"/> and <see cref="Close"/>.</summary>
+    /// <summary>
+    /// Creates a writer over a stream, through a pooled buffer of 4 KB: bytes reach the stream when the buffer fills,
+    /// on <see cref="Flush"/> and on <see cref="Close"/>; a block of 2 KB or more (array items, base64, text written as
+    /// UTF-16) is written to the stream as it is, and long UTF-8 text (past 1,398,099 characters; shorter text is
+    /// transcoded into the buffer whole, 4 MB at most), names and comments past 65,536 characters, and DateTime items
+    /// with local ones are converted and written 192 KB at a time, so that the buffer does not grow with the document.
+    /// </summary>
     /// <param name="stream">Where the bytes go.</param>
     /// <param name="dictionary">The static dictionary, or null.</param>
     /// <param name="session">The session, or null.</param>
