@@ -16,7 +16,7 @@ public sealed partial class DictionaryWriterContractTests
     private const int LongName = 100_000;
 
     // The most a call may allocate: the writer's buffer grown once from 4 KB to hold a piece (256 KB from the pool),
-    // a fraction of any payload below (2–4.5 MB before the change allocated a buffer of the payload's size).
+    // a fraction of every payload below (a buffer of the payload's size before the pieces).
     private const long MostAllocated = 512 * 1024;
 
     private static readonly string s_ascii = new('a', LongText);

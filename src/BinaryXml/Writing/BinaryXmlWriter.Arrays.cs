@@ -77,7 +77,6 @@ public sealed partial class BinaryXmlWriter
         // .NET writes DateTime items one by one, each reserving 8 bytes.
         _model.WriteItems(_pending, values.Length, 8);
         int size = values.Length * 8;
-        Span<byte> span;
         if (UseBlockCopy)
         {
             // Items that are not local are their ToBinary value in memory: up to the first local one, the items are the
@@ -90,13 +89,11 @@ public sealed partial class BinaryXmlWriter
                 else WriteDateTimesInPieces(values, firstLocal);
                 return;
             }
-            span = GetSpan(size);
-            int plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, span);
-            if (plain < values.Length) BinaryXmlPrimitives.WriteDateTimes(span, values, plain);
+            CopyDateTimes(values, GetSpan(size));
         }
         else
         {
-            span = GetSpan(size);
+            Span<byte> span = GetSpan(size);
             for (int i = 0; i < values.Length; i++) BinaryPrimitives.WriteInt64LittleEndian(span[(8 * i)..], values[i].ToBinary());
         }
         _pending += size;
@@ -112,13 +109,21 @@ public sealed partial class BinaryXmlWriter
         for (int i = firstLocal; i < values.Length; )
         {
             ReadOnlySpan<DateTime> piece = values.Slice(i, Math.Min(StreamPieceSize / 8, values.Length - i));
-            Span<byte> span = GetSpan(8 * piece.Length);
-            int plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(piece, span);
-            if (plain < piece.Length) BinaryXmlPrimitives.WriteDateTimes(span, piece, plain);
+            CopyDateTimes(piece, GetSpan(8 * piece.Length));
             _pending += 8 * piece.Length;
             CommitToStream();
             i += piece.Length;
         }
+    }
+
+    /// <summary>
+    /// Copies DateTime items into <paramref name="destination"/> as their <see cref="DateTime.ToBinary"/> values: tested
+    /// as they are copied, the local ones from the first written again.
+    /// </summary>
+    private static void CopyDateTimes(ReadOnlySpan<DateTime> values, Span<byte> destination)
+    {
+        int plain = BinaryXmlPrimitives.CopyNonLocalDateTimes(values, destination);
+        if (plain < values.Length) BinaryXmlPrimitives.WriteDateTimes(destination, values, plain);
     }
 
     /// <summary>Writes an Array record of TimeSpans (ticks).</summary>

@@ -334,8 +334,8 @@ public sealed partial class BinaryXmlWriter
     /// <summary>
     /// Over a stream, the UTF-8 payload of text longer than <see cref="StreamTextPieceChars"/> characters (counted and
     /// modelled already) goes to the stream as it is transcoded, a piece at a time, as .NET's writer hands on its
-    /// buffer while it transcodes: the writer's buffer holds a piece, not the text (a 10 MB string took a 16 MB buffer
-    /// before). A piece does not end between the two characters of a surrogate pair.
+    /// buffer while it transcodes: the writer's buffer holds a piece, not the text. A piece does not end between the
+    /// two characters of a surrogate pair.
     /// </summary>
     private void WriteUtf8PayloadInPieces(ReadOnlySpan<char> chars, ReadOnlySpan<byte> transcoded, int read)
     {
