@@ -90,17 +90,20 @@ public static class BinxmlApp
         foreach (string file in files)
         {
             byte[] data = InputFile.Read(file, input, stdin);
-            List<DecodedMessage> messages;
+            var messages = new List<DecodedMessage>();
+            BinaryXmlException? failure = null;
             try
             {
-                messages = decoding.Decode(data);
+                decoding.Decode(data, messages);
             }
             catch (BinaryXmlException e)
             {
-                throw Describe(file, data, e, format);
+                failure = e;
             }
+            // The messages decoded before a failure are printed before it is reported.
             if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
             foreach (DecodedMessage m in messages) stdout.WriteLine(indent ? Indent(m.Xml) : m.Xml);
+            if (failure is not null) throw Describe(file, decoding.Input, decoding.Compression, failure, format);
         }
         return Success;
     }
@@ -114,12 +117,14 @@ public static class BinxmlApp
         {
             byte[] data = InputFile.Read(file, input, stdin);
             MessageFormat f = format;
+            MessageCompression compression = MessageCompression.None;
             if (f == MessageFormat.Auto)
             {
-                (f, MessageCompression compression, data) = detector.Detect(data);
+                (f, compression, data) = detector.Detect(data);
                 stderr.WriteLine($"binxml: {file}: detected {f.ToString().ToLowerInvariant()}{(compression == MessageCompression.None ? "" : " (" + compression.ToString().ToLowerInvariant() + ")")}");
             }
-            stdout.WriteLine($"# {file}: {data.Length} bytes, {f.ToString().ToLowerInvariant()}");
+            string decompressed = compression == MessageCompression.None ? "" : $" {compression.ToString().ToLowerInvariant()}-decompressed";
+            stdout.WriteLine($"# {file}: {data.Length} bytes{decompressed}, {f.ToString().ToLowerInvariant()}");
             var dumper = new Dumper(stdout, XmlEncoder.DictionaryFor(f, dictionary));
             try
             {
@@ -130,7 +135,7 @@ public static class BinxmlApp
                         break;
                     case MessageFormat.Msbinsession1:
                         session ??= new BinaryMessageDecoder(session: true, dictionary: XmlEncoder.DictionaryFor(f, dictionary), readerOptions: Decoding.Options);
-                        dumper.DumpSessionMessage(data, session, 0);
+                        dumper.DumpMessage(data, session, 0);
                         break;
                     default:
                         dumper.DumpDocument(data, 0, dictionary?.Session);
@@ -139,7 +144,7 @@ public static class BinxmlApp
             }
             catch (BinaryXmlException e)
             {
-                throw Describe(file, data, e, format);
+                throw Describe(file, data, compression, e, format);
             }
         }
         return Success;
@@ -215,12 +220,17 @@ public static class BinxmlApp
         _ => string.Join(' ', bytes.Select(b => b.ToString("X2", System.Globalization.CultureInfo.InvariantCulture))),
     };
 
-    /// <summary>One line: the file, what was wrong, the offset and the record there, and what the input looks like.</summary>
-    private static ToolException Describe(string file, byte[] data, BinaryXmlException e, MessageFormat given)
+    /// <summary>
+    /// One line: the file, what was wrong and the offset (in decimal, and in hex as dump prints it), in the bytes as they
+    /// were decoded (<paramref name="data"/>, decompressed from <paramref name="compression"/>), and, when a format was
+    /// given, what the input looks like if it looks like another.
+    /// </summary>
+    private static ToolException Describe(string file, byte[] data, MessageCompression compression, BinaryXmlException e, MessageFormat given)
     {
-        string record = e.Offset >= 0 && e.Offset < data.Length ? $", record {RecordTypes.GetName(data[e.Offset])}" : "";
-        string? hint = Decoding.Hint(data, given);
-        return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset}{record}){(hint is null ? "" : "; " + hint)}");
+        string input = compression == MessageCompression.None ? "" : $" of the {compression.ToString().ToLowerInvariant()}-decompressed input";
+        // Detection chose the format the input looks like: a hint to try another would mislead.
+        string? hint = given == MessageFormat.Auto ? null : Decoding.Hint(data, given);
+        return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset} = 0x{e.Offset:X}{input}){(hint is null ? "" : "; " + hint)}");
     }
 
     /// <summary>Indents rendered XML (two spaces per level), keeping every character of text as it is.</summary>

@@ -23,34 +23,60 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
 
     public string? Detected { get; private set; }
 
-    public List<DecodedMessage> Decode(byte[] data)
+    /// <summary>The bytes of the last input as they were decoded (decompressed), to which a failure's offset refers.</summary>
+    public byte[] Input { get; private set; } = [];
+
+    /// <summary>The compression the last input was decoded from.</summary>
+    public MessageCompression Compression { get; private set; }
+
+    /// <summary>
+    /// Decodes an input into <paramref name="messages"/>, each added as it is decoded: when the input is malformed, the
+    /// messages before the failure are there when the exception is thrown.
+    /// </summary>
+    public void Decode(byte[] data, List<DecodedMessage> messages)
     {
         Detected = null;
         MessageFormat f = format;
+        MessageCompression compression = MessageCompression.None;
         if (f == MessageFormat.Auto)
         {
-            (f, MessageCompression compression, data) = Detect(data);
+            (f, compression, data) = Detect(data);
             Detected = f.ToString().ToLowerInvariant() + (compression == MessageCompression.None ? "" : " (" + compression.ToString().ToLowerInvariant() + ")");
         }
         else if (MessageCompressor.LooksLikeGZip(data))
         {
             data = MessageCompressor.Decompress(data, MessageCompression.GZip, 64 << 20);
+            compression = MessageCompression.GZip;
         }
-        return DecodeAs(f, data);
+        Input = data;
+        Compression = compression;
+        DecodeAs(f, data, messages);
     }
 
-    private List<DecodedMessage> DecodeAs(MessageFormat f, byte[] data)
+    private void DecodeAs(MessageFormat f, byte[] data, List<DecodedMessage> messages)
     {
         switch (f)
         {
             case MessageFormat.Nbfx:
-                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session, Options))];
+                messages.Add(new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session, Options)));
+                break;
             case MessageFormat.Msbin1:
-                return [new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary, options: Options))];
+                messages.Add(new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary, options: Options)));
+                break;
             case MessageFormat.Msbinsession1:
-                return [new DecodedMessage(0, SessionDecoder.ToXml(data))];
+                messages.Add(new DecodedMessage(0, SessionDecoder.ToXml(data)));
+                break;
             case MessageFormat.Nmf:
-                return NmfDecoder.Decode(data, out _, out _, readerOptions: Options).Select(e => new DecodedMessage(e.Offset, e.Xml)).ToList();
+                var envelopes = new List<NmfEnvelope>();
+                try
+                {
+                    NmfDecoder.Decode(data, envelopes, out _, out _, readerOptions: Options);
+                }
+                finally
+                {
+                    messages.AddRange(envelopes.Select(e => new DecodedMessage(e.Offset, e.Xml)));
+                }
+                break;
             default:
                 throw new InvalidOperationException();
         }

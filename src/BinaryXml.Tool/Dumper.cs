@@ -14,9 +14,16 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
     private const int MaxRawBytes = 24;
     private const int MaxValueChars = 60;
 
+    /// <summary>
+    /// Lists the records of a document, <paramref name="baseOffset"/> added to each offset. When the document is
+    /// malformed, the records read before the failure are listed before its exception (with its offset in the document)
+    /// is thrown.
+    /// </summary>
     public void DumpDocument(ReadOnlySpan<byte> doc, int baseOffset, XmlBinaryReaderSession? session)
     {
         var entries = new List<(int Offset, string Value)>();
+        BinaryXmlException? failure = null;
+        int end;
         var reader = new BinaryXmlReader(doc, dictionary, session, new BinaryXmlReaderOptions { RequireBoundPrefixes = false, MaxDepth = int.MaxValue, MaxStringContentLength = int.MaxValue, MaxArrayLength = int.MaxValue, MaxBytesPerRead = int.MaxValue });
         try
         {
@@ -54,38 +61,78 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
                 }
             }
         }
+        catch (BinaryXmlException e)
+        {
+            failure = e;
+        }
         finally
         {
+            // After a failure, the last record read ends where the reader stopped.
+            end = failure is null ? doc.Length : reader.BytesConsumed;
             reader.Dispose();
         }
+        ListEntries(doc, baseOffset, entries, end);
+        if (failure is not null) throw failure;
+    }
+
+    /// <summary>One line a record: its end is where the next entry starts, the last one's <paramref name="end"/>.</summary>
+    private void ListEntries(ReadOnlySpan<byte> doc, int baseOffset, List<(int Offset, string Value)> entries, int end)
+    {
         for (int i = 0; i < entries.Count; i++)
         {
             (int offset, string value) = entries[i];
-            int end = doc.Length;
+            int next = end;
             for (int j = i + 1; j < entries.Count; j++)
             {
-                if (entries[j].Offset > offset) { end = entries[j].Offset; break; }
+                if (entries[j].Offset > offset) { next = entries[j].Offset; break; }
             }
             byte type = doc[offset];
             string name = entries[i].Value.Contains(" items: ", StringComparison.Ordinal) ? "(array items)" : RecordTypes.GetName(type);
-            Line(baseOffset + offset, type, name, value, doc[offset..end]);
+            Line(baseOffset + offset, type, name, value, doc[offset..Math.Max(offset, next)]);
         }
     }
 
-    public void DumpSessionMessage(ReadOnlySpan<byte> message, BinaryMessageDecoder decoder, int baseOffset)
+    /// <summary>
+    /// Lists a message of <paramref name="decoder"/>'s: its StringTable (msbinsession1) and its document's records, at
+    /// offsets from <paramref name="baseOffset"/>, or, for a compressed message, at offsets in the decompressed message.
+    /// A failure's offset is in the (decompressed) message, as <see cref="BinaryMessageDecoder.ToXml"/> gives it.
+    /// </summary>
+    public void DumpMessage(ReadOnlySpan<byte> message, BinaryMessageDecoder decoder, int baseOffset)
     {
         int firstId = decoder.SessionStrings.Count;
         ReadOnlySpan<byte> doc = decoder.ReadDocument(message);
-        (int size, IReadOnlyList<string> strings) = decoder.LastStringTable;
-        output.WriteLine($"{baseOffset:X6}  StringTable: {size} bytes, {strings.Count} new string{(strings.Count == 1 ? "" : "s")}  [{Raw(message[..size])}]");
-        for (int i = 0; i < strings.Count; i++) output.WriteLine($"          id {2 * (firstId + i) + 1} (session {firstId + i}) = {Quote(strings[i])}");
-        DumpDocument(doc, baseOffset + size, decoder.Session);
+        if (decoder.Compression != MessageCompression.None)
+        {
+            // The records are the decompressed message's: their offsets too (the caller reports a failure as the
+            // envelope's, with the offset in the decompressed message).
+            output.WriteLine($"{baseOffset:X6}  {decoder.Compression} message: {message.Length} bytes; the offsets below are in its {doc.Length + decoder.LastStringTable.Size} bytes decompressed");
+            baseOffset = 0;
+        }
+        int size = 0;
+        if (decoder.IsSession)
+        {
+            (size, IReadOnlyList<string> strings) = decoder.LastStringTable;
+            // A compressed message's table is in its decompressed bytes, which the decoder keeps to itself.
+            string raw = decoder.Compression == MessageCompression.None ? $"  [{Raw(message[..size])}]" : "";
+            output.WriteLine($"{baseOffset:X6}  StringTable: {size} bytes, {strings.Count} new string{(strings.Count == 1 ? "" : "s")}{raw}");
+            for (int i = 0; i < strings.Count; i++) output.WriteLine($"          id {2 * (firstId + i) + 1} (session {firstId + i}) = {Quote(strings[i])}");
+        }
+        try
+        {
+            DumpDocument(doc, baseOffset + size, decoder.Session);
+        }
+        catch (BinaryXmlException e) when (size != 0)
+        {
+            throw new BinaryXmlException(e.Reason, size + e.Offset, e);
+        }
     }
 
+    /// <summary>Lists the records of an MC-NMF stream, and those of each envelope's message.</summary>
     public void DumpNmf(ReadOnlySpan<byte> stream)
     {
         var reader = new NmfReader(stream);
         BinaryMessageDecoder? decoder = null;
+        bool encodingSeen = false;
         while (reader.Read())
         {
             string detail = reader.RecordType switch
@@ -98,20 +145,23 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
                 _ => "",
             };
             output.WriteLine($"{reader.RecordOffset:X6}  {(byte)reader.RecordType:X2}  NMF {reader.RecordType,-30} {detail}");
-            if (reader.RecordType == NmfRecordType.KnownEncoding)
+            bool envelope = reader.RecordType is NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope;
+            if (reader.RecordType is NmfRecordType.KnownEncoding or NmfRecordType.ExtensibleEncoding || (envelope && !encodingSeen))
             {
-                decoder = reader.KnownEncoding switch
-                {
-                    NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false, readerOptions: Decoding.Options),
-                    NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true, readerOptions: Decoding.Options),
-                    _ => null,
-                };
+                decoder = NmfDecoder.CreateMessageDecoder(reader, readerOptions: Decoding.Options);
+                encodingSeen = true;
             }
-            if (reader.RecordType is NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope)
+            // An envelope of a text encoding is text: its line above gives its size.
+            if (envelope && decoder is not null)
             {
-                decoder ??= new BinaryMessageDecoder(session: true, readerOptions: Decoding.Options);
-                if (decoder.IsSession) DumpSessionMessage(reader.Envelope, decoder, reader.PayloadOffset);
-                else DumpDocument(decoder.ReadDocument(reader.Envelope), reader.PayloadOffset, null);
+                try
+                {
+                    DumpMessage(reader.Envelope, decoder, reader.PayloadOffset);
+                }
+                catch (BinaryXmlException e)
+                {
+                    throw NmfDecoder.EnvelopeException(e, reader.PayloadOffset, decoder.Compression);
+                }
             }
         }
     }

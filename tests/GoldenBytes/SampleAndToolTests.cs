@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using BinaryXml.Tool;
 using Xunit;
@@ -178,14 +179,14 @@ public sealed class SampleAndToolTests
     }
 
     [Fact]
-    public void Errors_are_one_line_with_offset_record_and_a_hint()
+    public void Errors_are_one_line_with_the_offset_and_a_hint()
     {
         (int exit, string output, string error) = Binxml("decode", "--format", "msbin1", SamplePath("nettcp-stream.bin"));
         Assert.Equal(1, exit);
         Assert.Equal("", output);
         string line = Assert.Single(error.TrimEnd('\n').Split('\n'));
         Assert.StartsWith("binxml: error: ", line);
-        Assert.Contains("at byte offset 0, record Reserved(0x00)", line);
+        Assert.Contains("Record type 0x00 is reserved (at byte offset 0 = 0x0)", line);
         Assert.Contains("try --format nmf", line);
 
         (_, _, string session) = Binxml("decode", "--format", "msbin1", SamplePath("session/message-1.bin"));
@@ -197,11 +198,137 @@ public sealed class SampleAndToolTests
         File.WriteAllBytes(broken, bytes[..40]);
         (int cutExit, _, string cut) = Binxml("decode", "--format", "msbin1", broken);
         Assert.Equal(1, cutExit);
-        Assert.Matches(@"^binxml: error: .*broken\.bin: .* \(at byte offset \d+(, record \w+)?\)\n$", cut);
+        Assert.Matches(@"^binxml: error: .*broken\.bin: .* \(at byte offset \d+ = 0x[0-9A-F]+\)\n$", cut);
 
         (int missingExit, _, string missing) = Binxml("decode", Path.Combine(dir, "nope.bin"));
         Assert.Equal(1, missingExit);
         Assert.StartsWith("binxml: error: ", missing);
+    }
+
+    [Fact]
+    public void An_error_names_no_record_from_the_byte_at_a_field_offset()
+    {
+        // PrefixDictionaryElementS with id 2 and no dictionary: the failure is at the id, whose byte (0x02) is a Comment
+        // record's type; the error was once labelled with that record.
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "id.bin");
+        File.WriteAllBytes(file, [0x56, 0x02]);
+        foreach (string command in new[] { "decode", "dump" })
+        {
+            (int exit, _, string error) = Binxml(command, "--format", "nbfx", file);
+            Assert.Equal(1, exit);
+            Assert.EndsWith("id.bin: Static dictionary id 2 is used but no dictionary was given (at byte offset 1 = 0x1)\n", error);
+            Assert.DoesNotContain("Comment", error);
+        }
+    }
+
+    [Fact]
+    public void Dump_lists_the_records_before_a_failure()
+    {
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string broken = Path.Combine(dir, "broken.bin");
+        byte[] bytes = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
+        File.WriteAllBytes(broken, bytes[..60]);
+        (int exit, string output, string error) = Binxml("dump", broken);
+        Assert.Equal(1, exit);
+        (_, string whole, _) = Binxml("dump", SamplePath("msbin1-request.bin"));
+        // Every record that ends within the 60 bytes is listed as the whole file's dump lists it.
+        string[] lines = output.TrimEnd('\n').Split('\n')[1..];
+        Assert.True(lines.Length >= 5, output);
+        string[] wholeLines = whole.Split('\n');
+        foreach (string line in lines[..^1]) Assert.Contains(line, wholeLines);
+        Assert.StartsWith("000000  56  PrefixDictionaryElementS", lines[0]);
+        Assert.Contains("Following elements are not closed", error);
+        Assert.Contains("(at byte offset 60 = 0x3C)", error);
+    }
+
+    [Fact]
+    public void A_stream_broken_in_its_third_envelope_prints_the_first_two_and_the_stream_offset()
+    {
+        byte[] stream = File.ReadAllBytes(SamplePath("nettcp-stream.bin"));
+        var envelopes = BinaryXml.Soap.Nmf.NmfDecoder.Decode(stream, out _, out _);
+        Assert.Equal(3, envelopes.Count);
+        // The third message's last byte, its last EndElement, made a reserved record type.
+        int at = envelopes[2].Offset + envelopes[2].Message.Length - 1;
+        Assert.Equal(0x01, stream[at]);
+        stream[at] = 0x3F;
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "stream.bin");
+        File.WriteAllBytes(file, stream);
+        string[] xml = Xml("nettcp-stream.bin").TrimEnd('\n').Split('\n');
+        foreach (string[] args in new[] { new[] { "decode", file }, ["decode", "--format", "nmf", file] })
+        {
+            (int exit, string output, string error) = Binxml(args);
+            Assert.Equal(1, exit);
+            Assert.Equal(xml[0] + "\n" + xml[1] + "\n", output);
+            string line = error.TrimEnd('\n').Split('\n')[^1];
+            Assert.EndsWith($"Envelope at offset {envelopes[2].Offset}: An attribute record (PrefixAttributeZ) appears where element content is expected (at byte offset {at} = 0x{at:X})", line);
+        }
+        (int dumpExit, string dump, string dumpError) = Binxml("dump", file);
+        Assert.Equal(1, dumpExit);
+        // Offsets in the dump and in its error are the stream's, the error the one decode gives, without a hint to
+        // try the format that was detected.
+        Assert.Contains($"{at - 1:X6}  01  EndElement", dump);
+        Assert.EndsWith($"Envelope at offset {envelopes[2].Offset}: An attribute record (PrefixAttributeZ) appears where element content is expected (at byte offset {at} = 0x{at:X})\n", dumpError);
+        Assert.DoesNotContain("try --format", dumpError);
+    }
+
+    [Fact]
+    public void A_compressed_input_reports_offsets_in_its_decompressed_bytes()
+    {
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "cut.gz");
+        byte[] message = File.ReadAllBytes(SamplePath("msbin1-request.bin"))[..60];
+        File.WriteAllBytes(file, BinaryXml.Soap.MessageCompressor.Compress(message, BinaryXml.Soap.MessageCompression.GZip));
+        foreach (string command in new[] { "decode", "dump" })
+        {
+            (int exit, string output, string error) = Binxml(command, file);
+            Assert.Equal(1, exit);
+            Assert.EndsWith("(at byte offset 60 = 0x3C of the gzip-decompressed input)\n", error);
+            Assert.DoesNotContain("try --format", error);
+            if (command == "dump") Assert.StartsWith("# " + file + ": 60 bytes gzip-decompressed, msbin1\n", output);
+        }
+    }
+
+    [Fact]
+    public void Dump_and_decode_read_compressed_envelopes_of_an_extensible_encoding()
+    {
+        // An MC-NMF stream announcing application/soap+msbinsession1+gzip (an ExtensibleEncoding record): the two
+        // messages of the session sample, compressed, the second cut short.
+        byte[] first = File.ReadAllBytes(SamplePath("session/message-1.bin")), second = File.ReadAllBytes(SamplePath("session/message-2.bin"));
+        byte[] Gz(byte[] m) => BinaryXml.Soap.MessageCompressor.Compress(m, BinaryXml.Soap.MessageCompression.GZip);
+        var buffer = new ArrayBufferWriter<byte>();
+        buffer.Write<byte>([0x00, 0x01, 0x00, 0x01, 0x02, 0x02, 0x03, (byte)'v', (byte)'i', (byte)'a']);
+        byte[] contentType = Encoding.UTF8.GetBytes(BinaryXml.Soap.BinaryMessageContentType.Get(session: true, BinaryXml.Soap.MessageCompression.GZip));
+        buffer.Write<byte>([0x04, (byte)contentType.Length, .. contentType, 0x0C]);
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(buffer);
+        nmf.WriteSizedEnvelope(Gz(first));
+        int secondOffset = buffer.WrittenCount + 2;
+        nmf.WriteSizedEnvelope(Gz(second[..40]));
+        nmf.WriteEnd();
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "gzip-session.bin");
+        File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
+
+        (int exit, string output, string error) = Binxml("decode", file);
+        Assert.Equal(1, exit);
+        Assert.Equal(Xml("session/message-1.bin"), output);
+        // The failure the plain messages give, in the second message's bytes.
+        var decoder = new BinaryXml.Soap.BinaryMessageDecoder(session: true);
+        decoder.ToXml(first);
+        BinaryXmlException plainFailure = Assert.Throws<BinaryXmlException>(() => decoder.ToXml(second[..40]));
+        string reason = $"Envelope at offset {secondOffset}, at byte offset {plainFailure.Offset} of its decompressed message: {plainFailure.Reason}";
+        Assert.Contains(reason, error);
+        Assert.EndsWith($"(at byte offset {secondOffset} = 0x{secondOffset:X})\n", error);
+
+        (int dumpExit, string dump, string dumpError) = Binxml("dump", file);
+        Assert.Equal(1, dumpExit);
+        Assert.Contains(reason, dumpError);
+        // The first message's records, at offsets in its decompressed bytes, as the plain message's dump gives them.
+        Assert.Contains($"GZip message: {Gz(first).Length} bytes; the offsets below are in its {first.Length} bytes decompressed", dump);
+        (_, string plain, _) = Binxml("dump", SamplePath("session/message-1.bin"));
+        string[] dumpLines = dump.Split('\n');
+        foreach (string line in plain.Split('\n').Skip(1).Where(l => l.Length > 0 && !l.Contains("StringTable"))) Assert.Contains(line, dumpLines);
     }
 
     [Fact]

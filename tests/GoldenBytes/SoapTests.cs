@@ -190,6 +190,45 @@ public sealed class SoapTests
     }
 
     [Fact]
+    public void Nmf_envelopes_decoded_before_a_failure_are_kept_and_the_failure_is_the_streams()
+    {
+        byte[] stream = NmfStream(3, NmfKnownEncoding.Soap12BinarySession);
+        List<NmfEnvelope> whole = NmfDecoder.Decode(stream, out _, out _);
+        // The type byte of the third message's first record, after its StringTable, made reserved.
+        SessionStringTable.Read(whole[2].Message, out int tableSize);
+        int at = whole[2].Offset + tableSize;
+        stream[at] = 0x00;
+        var envelopes = new List<NmfEnvelope>();
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => NmfDecoder.Decode(stream, envelopes, out _, out _));
+        Assert.Equal([OrderXml(0), OrderXml(1)], envelopes.Select(x => x.Xml));
+        Assert.Equal(at, e.Offset);
+        Assert.StartsWith($"Envelope at offset {whole[2].Offset}: ", e.Reason);
+    }
+
+    [Theory]
+    [InlineData(MessageCompression.GZip)]
+    [InlineData(MessageCompression.Deflate)]
+    public void Nmf_compressed_envelopes_of_an_extensible_encoding_decode_and_fail_at_the_envelope(MessageCompression compression)
+    {
+        var encoder = new BinaryMessageEncoder(session: true);
+        byte[] first = encoder.WriteMessage(w => WriteOrder(w, 0)), second = encoder.WriteMessage(w => WriteOrder(w, 1));
+        byte[] contentType = System.Text.Encoding.UTF8.GetBytes(BinaryMessageContentType.Get(session: true, compression));
+        var output = new ArrayBufferWriter<byte>();
+        output.Write<byte>([0x00, 0x01, 0x00, 0x01, 0x02, 0x02, 0x01, (byte)'v', 0x04, (byte)contentType.Length, .. contentType, 0x0C]);
+        var nmf = new NmfWriter(output);
+        nmf.WriteSizedEnvelope(MessageCompressor.Compress(first, compression));
+        int secondOffset = output.WrittenCount + 2;
+        nmf.WriteSizedEnvelope(MessageCompressor.Compress(second.AsSpan(0, second.Length - 1), compression));
+        nmf.WriteEnd();
+        var envelopes = new List<NmfEnvelope>();
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => NmfDecoder.Decode(output.WrittenSpan, envelopes, out _, out _));
+        Assert.Equal(OrderXml(0), Assert.Single(envelopes).Xml);
+        // A decompressed byte has no offset in the stream: the envelope's is given, and the byte's in the reason.
+        Assert.Equal(secondOffset, e.Offset);
+        Assert.StartsWith($"Envelope at offset {secondOffset}, at byte offset {second.Length - 1} of its decompressed message: ", e.Reason);
+    }
+
+    [Fact]
     public void Unsized_envelopes_are_joined_from_chunks()
     {
         byte[] message = new BinaryMessageEncoder().WriteMessage(w => WriteOrder(w, 9));

@@ -14,11 +14,27 @@ public sealed record NmfEnvelope(int Offset, byte[] Message, string Xml);
 public static class NmfDecoder
 {
     /// <summary>Decodes every envelope.</summary>
-    /// <exception cref="BinaryXmlException">The framing or a message is malformed; offsets are stream offsets.</exception>
+    /// <exception cref="BinaryXmlException">
+    /// The framing or a message is malformed; offsets are stream offsets (for a compressed message, its envelope's, the
+    /// reason giving the offset in the decompressed message).
+    /// </exception>
     public static List<NmfEnvelope> Decode(ReadOnlySpan<byte> stream, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null)
     {
-        var reader = new NmfReader(stream);
         var envelopes = new List<NmfEnvelope>();
+        Decode(stream, envelopes, out encoding, out via, maxSessionSize, readerOptions);
+        return envelopes;
+    }
+
+    /// <summary>
+    /// Decodes every envelope into <paramref name="envelopes"/>, each added as soon as it is decoded: when the framing
+    /// or a message is malformed, the envelopes before it are there when the exception is thrown (what a capture
+    /// viewer shows before the error).
+    /// </summary>
+    /// <exception cref="BinaryXmlException">As <see cref="Decode(ReadOnlySpan{byte}, out NmfKnownEncoding, out string?, int, BinaryXmlReaderOptions?)"/>.</exception>
+    public static void Decode(ReadOnlySpan<byte> stream, ICollection<NmfEnvelope> envelopes, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null)
+    {
+        ArgumentNullException.ThrowIfNull(envelopes);
+        var reader = new NmfReader(stream);
         BinaryMessageDecoder? decoder = null;
         encoding = NmfKnownEncoding.Soap12BinarySession;
         via = null;
@@ -31,29 +47,19 @@ public static class NmfDecoder
                     via = reader.Text;
                     break;
                 case NmfRecordType.KnownEncoding:
-                    encoding = reader.KnownEncoding;
-                    encodingSeen = true;
-                    decoder = encoding switch
-                    {
-                        NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false, readerOptions: readerOptions),
-                        NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
-                        _ => null,
-                    };
-                    break;
                 case NmfRecordType.ExtensibleEncoding:
+                    if (reader.RecordType == NmfRecordType.KnownEncoding) encoding = reader.KnownEncoding;
                     encodingSeen = true;
-                    decoder = BinaryMessageContentType.TryParse(reader.Text, out bool session, out MessageCompression compression)
-                        ? new BinaryMessageDecoder(session, compression, maxSessionSize, readerOptions: readerOptions) : null;
+                    decoder = CreateMessageDecoder(reader, maxSessionSize, readerOptions);
                     break;
                 case NmfRecordType.Fault:
                     throw new BinaryXmlException($"The stream carries an MC-NMF fault: {reader.Text}", reader.RecordOffset);
                 case NmfRecordType.SizedEnvelope:
                 case NmfRecordType.UnsizedEnvelope:
                 {
-                    // A reply direction has no preamble (only PreambleAck): assume msbinsession1, net.tcp's default.
                     if (!encodingSeen)
                     {
-                        decoder = new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions);
+                        decoder = CreateMessageDecoder(reader, maxSessionSize, readerOptions);
                         encodingSeen = true;
                     }
                     ReadOnlySpan<byte> message = reader.Envelope;
@@ -70,7 +76,7 @@ public static class NmfDecoder
                         }
                         catch (BinaryXmlException e)
                         {
-                            throw new BinaryXmlException($"Envelope at offset {reader.PayloadOffset}: {e.Reason}", reader.PayloadOffset + e.Offset, e);
+                            throw EnvelopeException(e, reader.PayloadOffset, decoder.Compression);
                         }
                     }
                     envelopes.Add(new NmfEnvelope(reader.PayloadOffset, message.ToArray(), xml));
@@ -78,7 +84,43 @@ public static class NmfDecoder
                 }
             }
         }
-        return envelopes;
+    }
+
+    /// <summary>
+    /// The decoder for the envelopes that follow the record <paramref name="reader"/> is on: for a KnownEncoding or an
+    /// ExtensibleEncoding record, the one its encoding names (null for an encoding that is not binary, whose envelopes
+    /// are text); for an envelope before any encoding record (a reply direction, which has no preamble), msbinsession1,
+    /// net.tcp's default.
+    /// </summary>
+    /// <param name="reader">A reader on an encoding or envelope record.</param>
+    /// <param name="maxSessionSize">The session quota in bytes.</param>
+    /// <param name="readerOptions">Reader limits for the messages.</param>
+    public static BinaryMessageDecoder? CreateMessageDecoder(scoped in NmfReader reader, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null) => reader.RecordType switch
+    {
+        NmfRecordType.KnownEncoding => reader.KnownEncoding switch
+        {
+            NmfKnownEncoding.Soap12Binary => new BinaryMessageDecoder(session: false, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
+            NmfKnownEncoding.Soap12BinarySession => new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
+            _ => null,
+        },
+        NmfRecordType.ExtensibleEncoding => BinaryMessageContentType.TryParse(reader.Text, out bool session, out MessageCompression compression)
+            ? new BinaryMessageDecoder(session, compression, maxSessionSize, readerOptions: readerOptions) : null,
+        _ => new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
+    };
+
+    /// <summary>
+    /// A message's failure as one of the stream's: its offset a stream offset, or, for a compressed message, whose bytes
+    /// are not the stream's, its envelope's offset and the offset in the decompressed message in the reason.
+    /// </summary>
+    /// <param name="e">The message's failure, its offset in the (decompressed) message.</param>
+    /// <param name="messageOffset">The offset of the message in the stream.</param>
+    /// <param name="compression">The compression of the message.</param>
+    public static BinaryXmlException EnvelopeException(BinaryXmlException e, int messageOffset, MessageCompression compression)
+    {
+        ArgumentNullException.ThrowIfNull(e);
+        return compression == MessageCompression.None
+            ? new BinaryXmlException($"Envelope at offset {messageOffset}: {e.Reason}", messageOffset + e.Offset, e)
+            : new BinaryXmlException($"Envelope at offset {messageOffset}, at byte offset {e.Offset} of its decompressed message: {e.Reason}", messageOffset, e);
     }
 
     /// <summary>Whether the data starts like an MC-NMF stream: a Version 1.x record and a Mode record, or a PreambleAck.</summary>
