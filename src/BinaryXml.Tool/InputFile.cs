@@ -22,12 +22,19 @@ internal static class InputFile
         {
             raw = File.ReadAllBytes(path);
         }
-        return encoding switch
+        try
         {
-            InputEncoding.Hex => ParseHex(Encoding.UTF8.GetString(raw)),
-            InputEncoding.Base64 => Convert.FromBase64String(Encoding.UTF8.GetString(raw).Trim()),
-            _ => raw,
-        };
+            return encoding switch
+            {
+                InputEncoding.Hex => ParseHex(Encoding.UTF8.GetString(raw)),
+                InputEncoding.Base64 => Convert.FromBase64String(Encoding.UTF8.GetString(raw).Trim()),
+                _ => raw,
+            };
+        }
+        catch (FormatException e)
+        {
+            throw new ToolException($"{path}: {e.Message}");
+        }
     }
 
     /// <summary>Hex digits in pairs; white space anywhere and an optional 0x before each byte.</summary>

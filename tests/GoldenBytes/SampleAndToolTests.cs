@@ -90,6 +90,19 @@ public sealed class SampleAndToolTests
         File.WriteAllText(b64File, Convert.ToBase64String(bytes));
         Assert.Equal(expected, Binxml("decode", "--input", "base64", b64File).Out);
         Assert.Equal(expected, BinxmlWithInput(bytes, "decode", "-").Out);
+        // Base64 broken into lines, as captures are often copied.
+        File.WriteAllText(b64File, string.Join("\r\n", Convert.ToBase64String(bytes).Chunk(76).Select(c => new string(c))));
+        Assert.Equal(expected, Binxml("decode", "--input", "base64", b64File).Out);
+
+        // Text that is not hex or base64: one line naming the file.
+        File.WriteAllText(hexFile, "56 0G");
+        (int hexExit, _, string hexError) = Binxml("decode", "--input", "hex", hexFile);
+        Assert.Equal(1, hexExit);
+        Assert.Equal($"binxml: error: {hexFile}: '0G' is not hex.\n", hexError);
+        File.WriteAllText(b64File, "VmA*");
+        (int b64Exit, _, string b64Error) = Binxml("decode", "--input", "base64", b64File);
+        Assert.Equal(1, b64Exit);
+        Assert.StartsWith($"binxml: error: {b64File}: ", b64Error);
     }
 
     [Fact]
