@@ -79,10 +79,14 @@ public sealed class DictionaryWriterProperties
                 case 3: steps.Add(w => { w.WriteStartElement(text); w.WriteString("x"); w.WriteEndElement(); }); break;
                 case 4: steps.Add(w => { w.WriteStartElement("e"); w.WriteAttributeString("v", text); w.WriteString("y"); w.WriteEndElement(); }); break;
                 case 5:
-                    DateTime[] dates = new DateTime[random.Next(1, 60_000)];
+                    // None local (one block), one in twenty, or one somewhere (the items before it handed on as they
+                    // are, the rest converted a piece at a time).
+                    DateTime[] dates = new DateTime[random.Next(1, 80_000)];
+                    int locals = random.Next(3), oneLocal = random.Next(dates.Length);
                     for (int i = 0; i < dates.Length; i++)
                     {
-                        dates[i] = new DateTime(2026, 1, 1, 0, 0, 0, random.Next(20) == 0 ? DateTimeKind.Local : DateTimeKind.Utc).AddMinutes(i);
+                        bool local = locals == 1 ? random.Next(20) == 0 : locals == 2 && i == oneLocal;
+                        dates[i] = new DateTime(2026, 1, 1, 0, 0, 0, local ? DateTimeKind.Local : DateTimeKind.Utc).AddMinutes(i);
                     }
                     steps.Add(w => w.WriteArray(null, "d", null, dates, 0, dates.Length));
                     break;

@@ -101,7 +101,11 @@ public sealed class LocalTimeZoneTests
             // Arrays of 32 to 320 KB, which the drop-in writer hands to its stream as one block when no item is local
             // (local items around multiples of 4,096 and 16,384 as well).
             (4097, [4096]), (8193, [4095]), (8193, [0, 4096]), (12289, [8192, 12288]), (16385, [16384]), (32769, [16383]),
-            (40961, [16384, 40960]), (40961, [32767, 32768]) })
+            (40961, [16384, 40960]), (40961, [32767, 32768]),
+            // Arrays the drop-in writer converts over its stream 24,576 items (192 KB) at a time from the first local
+            // item on, those before it handed on as they are: local items in the first, a later and the last piece,
+            // at a piece's edges, and none.
+            (100_000, [5, 40_000, 99_999]), (100_000, [99_000]), (60_000, [24_575]), (60_000, [24_576]), (73_729, [49_152, 73_728]), (50_000, []) })
         {
             DateTime[] items = Items(count, local);
             string what = $"{count} items, local at {string.Join(' ', local)}";
