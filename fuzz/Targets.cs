@@ -165,9 +165,13 @@ internal static class Targets
         string file = Path.Combine(Path.GetTempPath(), $"binxml-fuzz-{Environment.ProcessId}.bin");
         File.WriteAllBytes(file, input);
         var error = new StringWriter();
-        int exit = BinaryXml.Tool.BinxmlApp.Run(["decode", file], s_null, error, () => Stream.Null);
-        if (exit != 0 && !error.ToString().StartsWith("binxml: error: ", StringComparison.Ordinal))
-            throw new InvalidOperationException("binxml decode failed without its one-line error: " + error);
+        // Both commands that read bytes, by the input's length; each says what it detected, then, for input it cannot
+        // read, one line with the reason and the byte offset (anything else caught there would be a bug's exception).
+        string command = (input.Length & 1) == 0 ? "decode" : "dump";
+        int exit = BinaryXml.Tool.BinxmlApp.Run([command, file], s_null, error, () => Stream.Null);
+        string last = error.ToString().TrimEnd('\n', '\r').Split('\n')[^1];
+        if (exit != 0 && !(last.StartsWith("binxml: error: ", StringComparison.Ordinal) && last.Contains("(at byte offset ", StringComparison.Ordinal)))
+            throw new InvalidOperationException($"binxml {command} failed without its one-line error naming the offset: " + error);
     }
 
     /// <summary>The in-box reader's view of an input, for the differential oracle: its node stream, or its exception.</summary>

@@ -73,12 +73,12 @@ public static class BinxmlApp
         }
         catch (ToolException e)
         {
-            stderr.WriteLine("binxml: error: " + e.Message);
+            stderr.WriteLine("binxml: error: " + Printable.Escape(e.Message));
             return InputError;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or XmlException or ArgumentException or InvalidOperationException)
         {
-            stderr.WriteLine("binxml: error: " + e.Message);
+            stderr.WriteLine("binxml: error: " + Printable.Escape(e.Message));
             return InputError;
         }
     }

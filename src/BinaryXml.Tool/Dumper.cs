@@ -39,7 +39,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
                         entries.Add((at, QName(reader.Prefix, reader.LocalName) + "=" + (reader.ValueType == RecordType.StartListText ? "(list)" : Quote(reader.GetString()))));
                         break;
                     case BinaryXmlTokenType.NamespaceDeclaration:
-                        entries.Add((at, (reader.Prefix.IsEmpty ? "xmlns" : "xmlns:" + reader.Prefix.ToString()) + "=" + Quote(reader.NamespaceUri.ToString())));
+                        entries.Add((at, (reader.Prefix.IsEmpty ? "xmlns" : "xmlns:" + Printable.Escape(reader.Prefix.ToString())) + "=" + Quote(reader.NamespaceUri.ToString())));
                         break;
                     case BinaryXmlTokenType.Text:
                         entries.Add((at, Quote(reader.GetString())));
@@ -184,14 +184,9 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
     }
 
     private static string QName(BinaryXmlName prefix, BinaryXmlName local)
-        => (prefix.IsEmpty ? "" : prefix.ToString() + ":") + local.ToString() + (local.IsDictionaryString ? $" [id {local.DictionaryId}]" : "");
+        => Printable.Escape((prefix.IsEmpty ? "" : prefix.ToString() + ":") + local.ToString()) + (local.IsDictionaryString ? $" [id {local.DictionaryId}]" : "");
 
-    private static string Quote(string s)
-    {
-        var sb = new StringBuilder("\"");
-        foreach (char c in s) sb.Append(c < 0x20 ? $"\\x{(int)c:X2}" : c.ToString());
-        return sb.Append('"').ToString();
-    }
+    private static string Quote(string s) => "\"" + Printable.Escape(s) + "\"";
 
     private static string Truncate(string s) => s.Length <= MaxValueChars ? s : s[..(MaxValueChars - 1)] + "…";
 

@@ -236,6 +236,24 @@ public sealed class SampleAndToolTests
     }
 
     [Fact]
+    public void Names_from_the_input_are_printed_with_control_characters_escaped()
+    {
+        // An element named "a", a line feed, "ESC[31m" and "b", left open: the error names it, and dump lists it; a
+        // line break or a terminal's escape sequence from a capture must not reach the terminal as it is.
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "names.bin");
+        byte[] name = Encoding.UTF8.GetBytes("a\n\u001B[31mb");
+        File.WriteAllBytes(file, [0x40, (byte)name.Length, .. name, 0x40, 0x01, (byte)'c', 0x98, 0x01, (byte)'x']);
+        foreach (string command in new[] { "decode", "dump" })
+        {
+            (int exit, string output, string error) = Binxml(command, "--format", "nbfx", file);
+            Assert.Equal(1, exit);
+            Assert.Equal($"binxml: error: {file}: Unexpected end of file. Following elements are not closed: c, a\\x0A\\x1B[31mb (at byte offset {name.Length + 8} = 0x{name.Length + 8:X})\n", error);
+            if (command == "dump") Assert.Contains("000000  40  ShortElement                       a\\x0A\\x1B[31mb ", output);
+        }
+    }
+
+    [Fact]
     public void Dump_lists_the_records_before_a_failure()
     {
         string dir = Directory.CreateTempSubdirectory().FullName;
