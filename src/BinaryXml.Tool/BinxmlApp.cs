@@ -222,15 +222,20 @@ public static class BinxmlApp
 
     /// <summary>
     /// One line: the file, what was wrong and the offset (in decimal, and in hex as dump prints it), in the bytes as they
-    /// were decoded (<paramref name="data"/>, decompressed from <paramref name="compression"/>), and, when a format was
-    /// given, what the input looks like if it looks like another.
+    /// were decoded (<paramref name="data"/>, decompressed from <paramref name="compression"/>), the record of the node
+    /// being read (and where it starts, when the offset is beyond its first byte: a field, or an attribute of a start
+    /// tag), and, when a format was given, what the input looks like if it looks like another.
     /// </summary>
     private static ToolException Describe(string file, byte[] data, MessageCompression compression, BinaryXmlException e, MessageFormat given)
     {
         string input = compression == MessageCompression.None ? "" : $" of the {compression.ToString().ToLowerInvariant()}-decompressed input";
+        long node = e.NodeOffset;
+        string record = node < 0 || node >= data.Length ? ""
+            : node == e.Offset ? $", record {RecordTypes.GetName(data[node])}"
+            : $", in the node that starts at {node} = 0x{node:X} with record {RecordTypes.GetName(data[node])}";
         // Detection chose the format the input looks like: a hint to try another would mislead.
         string? hint = given == MessageFormat.Auto ? null : Decoding.Hint(data, given);
-        return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset} = 0x{e.Offset:X}{input}){(hint is null ? "" : "; " + hint)}");
+        return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset} = 0x{e.Offset:X}{input}{record}){(hint is null ? "" : "; " + hint)}");
     }
 
     /// <summary>Indents rendered XML (two spaces per level), keeping every character of text as it is.</summary>

@@ -16,8 +16,8 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
 
     /// <summary>
     /// Lists the records of a document, <paramref name="baseOffset"/> added to each offset. When the document is
-    /// malformed, the records read before the failure are listed before its exception (with its offset in the document)
-    /// is thrown.
+    /// malformed, the records read before the failure are listed before its exception (with its offsets in the document,
+    /// <see cref="BinaryXmlException.NodeOffset"/> set) is thrown.
     /// </summary>
     public void DumpDocument(ReadOnlySpan<byte> doc, int baseOffset, XmlBinaryReaderSession? session)
     {
@@ -25,14 +25,21 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
         BinaryXmlException? failure = null;
         int end;
         var reader = new BinaryXmlReader(doc, dictionary, session, new BinaryXmlReaderOptions { RequireBoundPrefixes = false, MaxDepth = int.MaxValue, MaxStringContentLength = int.MaxValue, MaxArrayLength = int.MaxValue, MaxBytesPerRead = int.MaxValue });
+        // Where the node being read starts (as BinaryXmlText keeps it): where the last ended while the next is read, the
+        // token's start while it is listed (an array's items, the Array record's).
+        int node = 0, arrayRecord = -1;
         try
         {
-            while (reader.Read())
+            while (true)
             {
+                node = reader.BytesConsumed;
+                if (!reader.Read()) break;
                 int at = reader.TokenStartIndex;
+                node = reader.TokenType == BinaryXmlTokenType.ArrayData ? arrayRecord : at;
                 switch (reader.TokenType)
                 {
                     case BinaryXmlTokenType.StartElement:
+                        if (reader.IsArray) arrayRecord = at;
                         entries.Add((at, QName(reader.Prefix, reader.LocalName) + (reader.IsArray ? " (array element)" : "")));
                         break;
                     case BinaryXmlTokenType.Attribute:
@@ -63,7 +70,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
         }
         catch (BinaryXmlException e)
         {
-            failure = e;
+            failure = node < doc.Length ? new BinaryXmlException(e.Reason, e.Offset, node, e) : e;
         }
         finally
         {
@@ -123,7 +130,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
         }
         catch (BinaryXmlException e) when (size != 0)
         {
-            throw new BinaryXmlException(e.Reason, size + e.Offset, e);
+            throw new BinaryXmlException(e.Reason, size + e.Offset, e.NodeOffset < 0 ? -1 : size + e.NodeOffset, e);
         }
     }
 

@@ -26,8 +26,28 @@ public sealed class BinaryXmlException : XmlException
         Offset = offset;
     }
 
+    /// <summary>
+    /// Creates an exception for a problem found at <paramref name="offset"/> while reading the node that starts at
+    /// <paramref name="nodeOffset"/> (see <see cref="NodeOffset"/>).
+    /// </summary>
+    public BinaryXmlException(string reason, long offset, long nodeOffset, Exception? innerException)
+        : this(reason, offset, innerException)
+    {
+        NodeOffset = nodeOffset;
+    }
+
     /// <summary>The byte offset in the input where the offending record or field starts.</summary>
     public long Offset { get; }
+
+    /// <summary>
+    /// Where the node that was being read when the problem was found starts (the type byte of its first record: a
+    /// start tag's element record, a text record, an EndElement…), which <see cref="Offset"/> may lie beyond (a field of
+    /// that record, an attribute of that start tag); -1 when not known. <see cref="BinaryXmlText"/> sets it, and the
+    /// decoders built on it (<see cref="Soap.BinaryMessageDecoder.ToXml"/>, <see cref="Soap.Nmf.NmfDecoder"/>) with
+    /// the same base as <see cref="Offset"/>; a reader's own exceptions leave it to the reader's
+    /// <see cref="BinaryXmlReader.BytesConsumed"/>.
+    /// </summary>
+    public long NodeOffset { get; } = -1;
 
     /// <summary>What was wrong, without the offset.</summary>
     public string Reason { get; }

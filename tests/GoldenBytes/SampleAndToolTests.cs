@@ -199,7 +199,7 @@ public sealed class SampleAndToolTests
         Assert.Equal("", output);
         string line = Assert.Single(error.TrimEnd('\n').Split('\n'));
         Assert.StartsWith("binxml: error: ", line);
-        Assert.Contains("Record type 0x00 is reserved (at byte offset 0 = 0x0)", line);
+        Assert.Contains("Record type 0x00 is reserved (at byte offset 0 = 0x0, record Reserved(0x00))", line);
         Assert.Contains("try --format nmf", line);
 
         (_, _, string session) = Binxml("decode", "--format", "msbin1", SamplePath("session/message-1.bin"));
@@ -211,7 +211,7 @@ public sealed class SampleAndToolTests
         File.WriteAllBytes(broken, bytes[..40]);
         (int cutExit, _, string cut) = Binxml("decode", "--format", "msbin1", broken);
         Assert.Equal(1, cutExit);
-        Assert.Matches(@"^binxml: error: .*broken\.bin: .* \(at byte offset \d+ = 0x[0-9A-F]+\)\n$", cut);
+        Assert.Matches(@"^binxml: error: .*broken\.bin: .* \(at byte offset \d+ = 0x[0-9A-F]+(, record \w+|, in the node that starts at \d+ = 0x[0-9A-F]+ with record \w+)?\)\n$", cut);
 
         (int missingExit, _, string missing) = Binxml("decode", Path.Combine(dir, "nope.bin"));
         Assert.Equal(1, missingExit);
@@ -219,10 +219,10 @@ public sealed class SampleAndToolTests
     }
 
     [Fact]
-    public void An_error_names_no_record_from_the_byte_at_a_field_offset()
+    public void An_error_at_a_field_names_the_record_of_the_node_it_is_in()
     {
         // PrefixDictionaryElementS with id 2 and no dictionary: the failure is at the id, whose byte (0x02) is a Comment
-        // record's type; the error was once labelled with that record.
+        // record's type; the error was once labelled with that record, not with the element's.
         string dir = Directory.CreateTempSubdirectory().FullName;
         string file = Path.Combine(dir, "id.bin");
         File.WriteAllBytes(file, [0x56, 0x02]);
@@ -230,7 +230,7 @@ public sealed class SampleAndToolTests
         {
             (int exit, _, string error) = Binxml(command, "--format", "nbfx", file);
             Assert.Equal(1, exit);
-            Assert.EndsWith("id.bin: Static dictionary id 2 is used but no dictionary was given (at byte offset 1 = 0x1)\n", error);
+            Assert.EndsWith("id.bin: Static dictionary id 2 is used but no dictionary was given (at byte offset 1 = 0x1, in the node that starts at 0 = 0x0 with record PrefixDictionaryElementS)\n", error);
             Assert.DoesNotContain("Comment", error);
         }
     }
@@ -293,14 +293,14 @@ public sealed class SampleAndToolTests
             Assert.Equal(1, exit);
             Assert.Equal(xml[0] + "\n" + xml[1] + "\n", output);
             string line = error.TrimEnd('\n').Split('\n')[^1];
-            Assert.EndsWith($"Envelope at offset {envelopes[2].Offset}: An attribute record (PrefixAttributeZ) appears where element content is expected (at byte offset {at} = 0x{at:X})", line);
+            Assert.EndsWith($"Envelope at offset {envelopes[2].Offset}: An attribute record (PrefixAttributeZ) appears where element content is expected (at byte offset {at} = 0x{at:X}, record PrefixAttributeZ)", line);
         }
         (int dumpExit, string dump, string dumpError) = Binxml("dump", file);
         Assert.Equal(1, dumpExit);
         // Offsets in the dump and in its error are the stream's, the error the one decode gives, without a hint to
         // try the format that was detected.
         Assert.Contains($"{at - 1:X6}  01  EndElement", dump);
-        Assert.EndsWith($"Envelope at offset {envelopes[2].Offset}: An attribute record (PrefixAttributeZ) appears where element content is expected (at byte offset {at} = 0x{at:X})\n", dumpError);
+        Assert.EndsWith($"Envelope at offset {envelopes[2].Offset}: An attribute record (PrefixAttributeZ) appears where element content is expected (at byte offset {at} = 0x{at:X}, record PrefixAttributeZ)\n", dumpError);
         Assert.DoesNotContain("try --format", dumpError);
     }
 

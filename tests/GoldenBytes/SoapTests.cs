@@ -202,6 +202,7 @@ public sealed class SoapTests
         BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => NmfDecoder.Decode(stream, envelopes, out _, out _));
         Assert.Equal([OrderXml(0), OrderXml(1)], envelopes.Select(x => x.Xml));
         Assert.Equal(at, e.Offset);
+        Assert.Equal(at, e.NodeOffset);
         Assert.StartsWith($"Envelope at offset {whole[2].Offset}: ", e.Reason);
     }
 
@@ -225,6 +226,7 @@ public sealed class SoapTests
         Assert.Equal(OrderXml(0), Assert.Single(envelopes).Xml);
         // A decompressed byte has no offset in the stream: the envelope's is given, and the byte's in the reason.
         Assert.Equal(secondOffset, e.Offset);
+        Assert.Equal(-1, e.NodeOffset);
         Assert.StartsWith($"Envelope at offset {secondOffset}, at byte offset {second.Length - 1} of its decompressed message: ", e.Reason);
     }
 

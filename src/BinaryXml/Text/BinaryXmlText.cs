@@ -20,9 +20,14 @@ public static class BinaryXmlText
     {
         var sb = new StringBuilder(data.Length * 2);
         var reader = new BinaryXmlReader(data, dictionary, session, options);
+        int node = 0;
         try
         {
-            Render(ref reader, sb);
+            Render(ref reader, sb, ref node);
+        }
+        catch (BinaryXmlException e) when (e.NodeOffset < 0 && node < data.Length)
+        {
+            throw new BinaryXmlException(e.Reason, e.Offset, node, e);
         }
         finally
         {
@@ -47,19 +52,37 @@ public static class BinaryXmlText
     /// <summary>Renders every remaining token of <paramref name="reader"/> into <paramref name="output"/>.</summary>
     public static void Render(ref BinaryXmlReader reader, StringBuilder output)
     {
+        int node = 0;
+        Render(ref reader, output, ref node);
+    }
+
+    /// <summary>
+    /// <see cref="Render(ref BinaryXmlReader, StringBuilder)"/>, keeping in <paramref name="node"/> where the node
+    /// being read starts: where the last one ended while the next is read, then the token's start while it is
+    /// rendered (its text decoded and checked; an array's items, the Array record's).
+    /// </summary>
+    private static void Render(ref BinaryXmlReader reader, StringBuilder output, ref int node)
+    {
         ArgumentNullException.ThrowIfNull(output);
         bool inStartTag = false;
         bool inList = false;
         bool inAttributeList = false;
         bool firstListItem = false;
-        int arrayTagStart = -1;
-        while (reader.Read())
+        int arrayTagStart = -1, arrayRecord = -1;
+        while (true)
         {
+            node = reader.BytesConsumed;
+            if (!reader.Read()) break;
+            node = reader.TokenType == BinaryXmlTokenType.ArrayData ? arrayRecord : reader.TokenStartIndex;
             switch (reader.TokenType)
             {
                 case BinaryXmlTokenType.StartElement:
                     CloseStartTag(output, ref inStartTag);
-                    if (reader.IsArray) arrayTagStart = output.Length;
+                    if (reader.IsArray)
+                    {
+                        arrayTagStart = output.Length;
+                        arrayRecord = reader.TokenStartIndex;
+                    }
                     output.Append('<');
                     AppendQName(output, reader.Prefix, reader.LocalName);
                     inStartTag = true;

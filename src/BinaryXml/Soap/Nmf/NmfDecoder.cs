@@ -109,8 +109,9 @@ public static class NmfDecoder
     };
 
     /// <summary>
-    /// A message's failure as one of the stream's: its offset a stream offset, or, for a compressed message, whose bytes
-    /// are not the stream's, its envelope's offset and the offset in the decompressed message in the reason.
+    /// A message's failure as one of the stream's: its offset (and <see cref="BinaryXmlException.NodeOffset"/>) a stream
+    /// offset, or, for a compressed message, whose bytes are not the stream's, its envelope's offset and the offset in
+    /// the decompressed message in the reason.
     /// </summary>
     /// <param name="e">The message's failure, its offset in the (decompressed) message.</param>
     /// <param name="messageOffset">The offset of the message in the stream.</param>
@@ -119,7 +120,7 @@ public static class NmfDecoder
     {
         ArgumentNullException.ThrowIfNull(e);
         return compression == MessageCompression.None
-            ? new BinaryXmlException($"Envelope at offset {messageOffset}: {e.Reason}", messageOffset + e.Offset, e)
+            ? new BinaryXmlException($"Envelope at offset {messageOffset}: {e.Reason}", messageOffset + e.Offset, e.NodeOffset < 0 ? -1 : messageOffset + e.NodeOffset, e)
             : new BinaryXmlException($"Envelope at offset {messageOffset}, at byte offset {e.Offset} of its decompressed message: {e.Reason}", messageOffset, e);
     }
 
