@@ -74,8 +74,8 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
         }
         finally
         {
-            // After a failure, the last record read ends where the reader stopped.
-            end = failure is null ? doc.Length : reader.BytesConsumed;
+            // After a failure, the records listed end where the failing node starts.
+            end = failure is null ? doc.Length : node;
             reader.Dispose();
         }
         ListEntries(doc, baseOffset, entries, end);
