@@ -102,7 +102,12 @@ public static class BinxmlApp
             }
             // The messages decoded before a failure are printed before it is reported.
             if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
-            foreach (DecodedMessage m in messages) stdout.WriteLine(indent ? Indent(m.Xml) : m.Xml);
+            foreach (DecodedMessage m in messages)
+            {
+                string? indented = indent ? Indent(m.Xml) : null;
+                if (indent && indented is null) stderr.WriteLine($"binxml: {file}: a message at byte offset {m.Offset} is printed as it is, not indented: read back as XML it would not be the same (a comment holding '-->', a name that is not an XML name, a carriage return)");
+                stdout.WriteLine(indented ?? m.Xml);
+            }
             if (failure is not null) throw Describe(file, decoding.Input, decoding.Compression, failure, format);
         }
         return Success;
@@ -238,13 +243,30 @@ public static class BinxmlApp
         return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset} = 0x{e.Offset:X}{input}{record}){(hint is null ? "" : "; " + hint)}");
     }
 
-    /// <summary>Indents rendered XML (two spaces per level), keeping every character of text as it is.</summary>
-    private static string Indent(string xml)
+    /// <summary>
+    /// Indents rendered XML (two spaces per level) by reading it back as XML, or returns null when what is read back is
+    /// not what was rendered: a comment holding "--&gt;", a name that is not an XML name, a carriage return or a
+    /// character reference that XML's reading would change. Written again without indenting, the XML read back must be
+    /// the rendering character for character, so that indenting adds white space between tags and changes nothing else.
+    /// </summary>
+    private static string? Indent(string xml)
+    {
+        try
+        {
+            return Rewrite(xml, indent: false) == xml ? Rewrite(xml, indent: true) : null;
+        }
+        catch (XmlException)
+        {
+            return null;
+        }
+    }
+
+    private static string Rewrite(string xml, bool indent)
     {
         var settings = new XmlReaderSettings { ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false };
         var sb = new StringBuilder();
         using (XmlReader r = XmlReader.Create(new StringReader(xml), settings))
-        using (XmlWriter w = XmlWriter.Create(sb, new XmlWriterSettings { Indent = true, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false }))
+        using (XmlWriter w = XmlWriter.Create(sb, new XmlWriterSettings { Indent = indent, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false, NewLineChars = "\n" }))
         {
             w.WriteNode(r, defattr: true);
         }

@@ -253,6 +253,26 @@ public sealed class SampleAndToolTests
         }
     }
 
+    [Theory]
+    [InlineData("comment", new byte[] { 0x40, 0x01, (byte)'a', 0x02, 0x05, (byte)'a', (byte)'-', (byte)'-', (byte)'>', (byte)'b', 0x01 })]
+    [InlineData("name", new byte[] { 0x40, 0x03, (byte)'a', (byte)' ', (byte)'b', 0x01 })]
+    [InlineData("carriage return", new byte[] { 0x40, 0x01, (byte)'a', 0x99, 0x03, (byte)'x', (byte)'\r', (byte)'\n' })]
+    public void Indent_changes_nothing_but_white_space_between_tags_or_leaves_the_message_as_it_is(string what, byte[] doc)
+    {
+        // A comment holding "-->" read back as XML is a comment and text; a name with a space does not read back; a
+        // carriage return reads back as a line feed. Such a message is printed as rendered, and standard error says so.
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "odd.bin");
+        File.WriteAllBytes(file, doc);
+        (int exit, string plain, _) = Binxml("decode", "--format", "nbfx", file);
+        Assert.Equal(0, exit);
+        (int indentExit, string indented, string note) = Binxml("decode", "--format", "nbfx", "--indent", file);
+        Assert.Equal(0, indentExit);
+        Assert.Equal(plain, indented);
+        Assert.Contains("is printed as it is, not indented", note);
+        Assert.True(note.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length == 1, what);
+    }
+
     [Fact]
     public void Dump_lists_the_records_before_a_failure()
     {
