@@ -36,6 +36,9 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
     public void Decode(byte[] data, List<DecodedMessage> messages)
     {
         Detected = null;
+        // Until it is decompressed, a failure (of the decompression itself) is the input's as given.
+        Input = data;
+        Compression = MessageCompression.None;
         MessageFormat f = format;
         MessageCompression compression = MessageCompression.None;
         if (f == MessageFormat.Auto)
