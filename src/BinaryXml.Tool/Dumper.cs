@@ -158,7 +158,9 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
                 decoder = NmfDecoder.CreateMessageDecoder(reader, readerOptions: Decoding.Options);
                 encodingSeen = true;
             }
-            // An envelope of a text encoding is text: its line above gives its size.
+            // An envelope of a text encoding is text: the start of it.
+            if (envelope && decoder is null)
+                output.WriteLine($"{reader.PayloadOffset:X6}  text message: {Quote(Truncate(NmfDecoder.DecodeText(reader.Envelope)))}");
             if (envelope && decoder is not null)
             {
                 try

@@ -274,6 +274,26 @@ public sealed class SampleAndToolTests
     }
 
     [Fact]
+    public void A_text_envelope_is_decoded_and_dumped_as_its_text()
+    {
+        const string xml = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body>Zoë</s:Body></s:Envelope>";
+        var buffer = new ArrayBufferWriter<byte>();
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(buffer);
+        nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.Duplex, "net.tcp://localhost/", BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Utf16);
+        nmf.WriteSizedEnvelope(Encoding.Unicode.GetBytes(xml));
+        nmf.WriteEnd();
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        string file = Path.Combine(dir, "text.bin");
+        File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
+        (int exit, string output, _) = Binxml("decode", file);
+        Assert.Equal(0, exit);
+        Assert.Equal(xml + "\n", output);
+        (int dumpExit, string dump, _) = Binxml("dump", file);
+        Assert.Equal(0, dumpExit);
+        Assert.Contains("text message: \"<s:Envelope xmlns:s=", dump);
+    }
+
+    [Fact]
     public void Dump_lists_the_records_before_a_failure()
     {
         string dir = Directory.CreateTempSubdirectory().FullName;

@@ -230,6 +230,34 @@ public sealed class SoapTests
         Assert.StartsWith($"Envelope at offset {secondOffset}, at byte offset {second.Length - 1} of its decompressed message: ", e.Reason);
     }
 
+    [Theory]
+    [InlineData(NmfKnownEncoding.Soap11Utf8)]
+    [InlineData(NmfKnownEncoding.Soap12Utf16)]
+    [InlineData(NmfKnownEncoding.Soap12UnicodeLittleEndian)]
+    public void Nmf_text_envelopes_are_read_in_the_encoding_their_bytes_show(NmfKnownEncoding encoding)
+    {
+        // UTF-16 either way round, with or without a byte order mark, and UTF-8 with or without one, whatever text
+        // encoding the preamble names: the envelopes were decoded as UTF-8 before, so UTF-16 came out garbled.
+        const string xml = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body>Zoë — 東京</s:Body></s:Envelope>";
+        byte[][] messages =
+        [
+            [.. System.Text.Encoding.Unicode.GetPreamble(), .. System.Text.Encoding.Unicode.GetBytes(xml)],
+            System.Text.Encoding.Unicode.GetBytes(xml),
+            [.. System.Text.Encoding.BigEndianUnicode.GetPreamble(), .. System.Text.Encoding.BigEndianUnicode.GetBytes(xml)],
+            System.Text.Encoding.BigEndianUnicode.GetBytes(xml),
+            [.. System.Text.Encoding.UTF8.GetPreamble(), .. System.Text.Encoding.UTF8.GetBytes(xml)],
+            System.Text.Encoding.UTF8.GetBytes(xml),
+        ];
+        var output = new ArrayBufferWriter<byte>();
+        var nmf = new NmfWriter(output);
+        nmf.WritePreamble(NmfMode.Duplex, "net.tcp://localhost/", encoding);
+        foreach (byte[] message in messages) nmf.WriteSizedEnvelope(message);
+        nmf.WriteEnd();
+        List<NmfEnvelope> envelopes = NmfDecoder.Decode(output.WrittenSpan, out NmfKnownEncoding announced, out _);
+        Assert.Equal(encoding, announced);
+        Assert.Equal(Enumerable.Repeat(xml, messages.Length), envelopes.Select(e => e.Xml));
+    }
+
     [Fact]
     public void Unsized_envelopes_are_joined_from_chunks()
     {

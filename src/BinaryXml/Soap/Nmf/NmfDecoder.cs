@@ -1,3 +1,5 @@
+using System.Text;
+
 namespace BinaryXml.Soap.Nmf;
 
 /// <summary>One envelope of an MC-NMF stream, decoded.</summary>
@@ -66,7 +68,7 @@ public static class NmfDecoder
                     string xml;
                     if (decoder is null)
                     {
-                        xml = System.Text.Encoding.UTF8.GetString(message);
+                        xml = DecodeText(message);
                     }
                     else
                     {
@@ -122,6 +124,22 @@ public static class NmfDecoder
         return compression == MessageCompression.None
             ? new BinaryXmlException($"Envelope at offset {messageOffset}: {e.Reason}", messageOffset + e.Offset, e.NodeOffset < 0 ? -1 : messageOffset + e.NodeOffset, e)
             : new BinaryXmlException($"Envelope at offset {messageOffset}, at byte offset {e.Offset} of its decompressed message: {e.Reason}", messageOffset, e);
+    }
+
+    /// <summary>
+    /// The text of an envelope of a text encoding, its encoding told as an XML parser tells it (XML 1.0 appendix F): a
+    /// byte order mark, else "&lt;" as UTF-16 (little- or big-endian), else UTF-8. The known encodings' numbers are not
+    /// used: sources disagree on which of 0x01 and 0x02 (0x04 and 0x05) is little-endian.
+    /// </summary>
+    /// <param name="message">The envelope's message.</param>
+    public static string DecodeText(ReadOnlySpan<byte> message)
+    {
+        if (message.StartsWith((ReadOnlySpan<byte>)[0xFF, 0xFE])) return Encoding.Unicode.GetString(message[2..]);
+        if (message.StartsWith((ReadOnlySpan<byte>)[0xFE, 0xFF])) return Encoding.BigEndianUnicode.GetString(message[2..]);
+        if (message.StartsWith((ReadOnlySpan<byte>)[0xEF, 0xBB, 0xBF])) return Encoding.UTF8.GetString(message[3..]);
+        if (message.StartsWith((ReadOnlySpan<byte>)[(byte)'<', 0x00])) return Encoding.Unicode.GetString(message);
+        if (message.StartsWith((ReadOnlySpan<byte>)[0x00, (byte)'<'])) return Encoding.BigEndianUnicode.GetString(message);
+        return Encoding.UTF8.GetString(message);
     }
 
     /// <summary>Whether the data starts like an MC-NMF stream: a Version 1.x record and a Mode record, or a PreambleAck.</summary>
