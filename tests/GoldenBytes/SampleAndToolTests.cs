@@ -23,6 +23,14 @@ public sealed class SampleAndToolTests
 
     private static string SamplePath(string name) => Path.Combine(Samples.Folder, name);
 
+    /// <summary>Writes <paramref name="bytes"/> to a file of that name in a new temporary folder; returns its path.</summary>
+    private static string WriteTemp(string name, byte[] bytes)
+    {
+        string file = Path.Combine(Directory.CreateTempSubdirectory().FullName, name);
+        File.WriteAllBytes(file, bytes);
+        return file;
+    }
+
     private static string Xml(string name) => File.ReadAllText(SamplePath(Path.ChangeExtension(name, ".xml")), Encoding.UTF8).ReplaceLineEndings("\n");
 
     [Fact]
@@ -223,9 +231,7 @@ public sealed class SampleAndToolTests
     {
         // PrefixDictionaryElementS with id 2 and no dictionary: the failure is at the id, whose byte (0x02) is a Comment
         // record's type; the error was once labelled with that record, not with the element's.
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "id.bin");
-        File.WriteAllBytes(file, [0x56, 0x02]);
+        string file = WriteTemp("id.bin", [0x56, 0x02]);
         foreach (string command in new[] { "decode", "dump" })
         {
             (int exit, _, string error) = Binxml(command, "--format", "nbfx", file);
@@ -240,10 +246,8 @@ public sealed class SampleAndToolTests
     {
         // An element named "a", a line feed, "ESC[31m" and "b", left open: the error names it, and dump lists it; a
         // line break or a terminal's escape sequence from a capture must not reach the terminal as it is.
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "names.bin");
         byte[] name = Encoding.UTF8.GetBytes("a\n\u001B[31mb");
-        File.WriteAllBytes(file, [0x40, (byte)name.Length, .. name, 0x40, 0x01, (byte)'c', 0x98, 0x01, (byte)'x']);
+        string file = WriteTemp("names.bin", [0x40, (byte)name.Length, .. name, 0x40, 0x01, (byte)'c', 0x98, 0x01, (byte)'x']);
         foreach (string command in new[] { "decode", "dump" })
         {
             (int exit, string output, string error) = Binxml(command, "--format", "nbfx", file);
@@ -261,9 +265,7 @@ public sealed class SampleAndToolTests
     {
         // A comment holding "-->" read back as XML is a comment and text; a name with a space does not read back; a
         // carriage return reads back as a line feed. Such a message is printed as rendered, and standard error says so.
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "odd.bin");
-        File.WriteAllBytes(file, doc);
+        string file = WriteTemp("odd.bin", doc);
         (int exit, string plain, _) = Binxml("decode", "--format", "nbfx", file);
         Assert.Equal(0, exit);
         (int indentExit, string indented, string note) = Binxml("decode", "--format", "nbfx", "--indent", file);
@@ -282,9 +284,7 @@ public sealed class SampleAndToolTests
         nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.Duplex, "net.tcp://localhost/", BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Utf16);
         nmf.WriteSizedEnvelope(Encoding.Unicode.GetBytes(xml));
         nmf.WriteEnd();
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "text.bin");
-        File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
+        string file = WriteTemp("text.bin", buffer.WrittenSpan.ToArray());
         (int exit, string output, _) = Binxml("decode", file);
         Assert.Equal(0, exit);
         Assert.Equal(xml + "\n", output);
@@ -296,10 +296,7 @@ public sealed class SampleAndToolTests
     [Fact]
     public void Dump_lists_the_records_before_a_failure()
     {
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string broken = Path.Combine(dir, "broken.bin");
-        byte[] bytes = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
-        File.WriteAllBytes(broken, bytes[..60]);
+        string broken = WriteTemp("broken.bin", File.ReadAllBytes(SamplePath("msbin1-request.bin"))[..60]);
         (int exit, string output, string error) = Binxml("dump", broken);
         Assert.Equal(1, exit);
         (_, string whole, _) = Binxml("dump", SamplePath("msbin1-request.bin"));
@@ -323,9 +320,7 @@ public sealed class SampleAndToolTests
         int at = envelopes[2].Offset + envelopes[2].Message.Length - 1;
         Assert.Equal(0x01, stream[at]);
         stream[at] = 0x3F;
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "stream.bin");
-        File.WriteAllBytes(file, stream);
+        string file = WriteTemp("stream.bin", stream);
         string[] xml = Xml("nettcp-stream.bin").TrimEnd('\n').Split('\n');
         foreach (string[] args in new[] { new[] { "decode", file }, ["decode", "--format", "nmf", file] })
         {
@@ -347,10 +342,8 @@ public sealed class SampleAndToolTests
     [Fact]
     public void A_compressed_input_reports_offsets_in_its_decompressed_bytes()
     {
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "cut.gz");
         byte[] message = File.ReadAllBytes(SamplePath("msbin1-request.bin"))[..60];
-        File.WriteAllBytes(file, BinaryXml.Soap.MessageCompressor.Compress(message, BinaryXml.Soap.MessageCompression.GZip));
+        string file = WriteTemp("cut.gz", BinaryXml.Soap.MessageCompressor.Compress(message, BinaryXml.Soap.MessageCompression.GZip));
         foreach (string command in new[] { "decode", "dump" })
         {
             (int exit, string output, string error) = Binxml(command, file);
@@ -377,9 +370,7 @@ public sealed class SampleAndToolTests
         int secondOffset = buffer.WrittenCount + 2;
         nmf.WriteSizedEnvelope(Gz(second[..40]));
         nmf.WriteEnd();
-        string dir = Directory.CreateTempSubdirectory().FullName;
-        string file = Path.Combine(dir, "gzip-session.bin");
-        File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
+        string file = WriteTemp("gzip-session.bin", buffer.WrittenSpan.ToArray());
 
         (int exit, string output, string error) = Binxml("decode", file);
         Assert.Equal(1, exit);
