@@ -130,7 +130,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
         }
         catch (BinaryXmlException e) when (size != 0)
         {
-            throw new BinaryXmlException(e.Reason, size + e.Offset, e.NodeOffset < 0 ? -1 : size + e.NodeOffset, e);
+            throw e.InLargerInput(size);
         }
     }
 

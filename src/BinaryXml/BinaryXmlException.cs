@@ -51,4 +51,14 @@ public sealed class BinaryXmlException : XmlException
 
     /// <summary>What was wrong, without the offset.</summary>
     public string Reason { get; }
+
+    /// <summary>
+    /// This failure as one of a larger input that holds the part it was found in at <paramref name="partOffset"/>:
+    /// <see cref="Offset"/> and a known <see cref="NodeOffset"/> moved by it, the reason after
+    /// <paramref name="context"/> if given ("context: reason"), this exception as the inner one.
+    /// </summary>
+    /// <param name="partOffset">Where the part starts in the larger input.</param>
+    /// <param name="context">What the part is, or null.</param>
+    public BinaryXmlException InLargerInput(long partOffset, string? context = null)
+        => new(context is null ? Reason : $"{context}: {Reason}", partOffset + Offset, NodeOffset < 0 ? -1 : partOffset + NodeOffset, this);
 }

@@ -118,7 +118,7 @@ public sealed class BinaryMessageDecoder
         }
         catch (BinaryXmlException e) when (IsSession)
         {
-            throw new BinaryXmlException(e.Reason, e.Offset + LastStringTable.Size, e.NodeOffset < 0 ? -1 : e.NodeOffset + LastStringTable.Size, e);
+            throw e.InLargerInput(LastStringTable.Size);
         }
     }
 

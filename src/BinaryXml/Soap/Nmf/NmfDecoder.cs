@@ -122,7 +122,7 @@ public static class NmfDecoder
     {
         ArgumentNullException.ThrowIfNull(e);
         return compression == MessageCompression.None
-            ? new BinaryXmlException($"Envelope at offset {messageOffset}: {e.Reason}", messageOffset + e.Offset, e.NodeOffset < 0 ? -1 : messageOffset + e.NodeOffset, e)
+            ? e.InLargerInput(messageOffset, $"Envelope at offset {messageOffset}")
             : new BinaryXmlException($"Envelope at offset {messageOffset}, at byte offset {e.Offset} of its decompressed message: {e.Reason}", messageOffset, e);
     }
 
