@@ -30,25 +30,27 @@ public static class BinxmlApp
         var dictionary = new Option<string?>("--dictionary", "-d") { Description = "A private dictionary: lines of 'id<TAB>string' with raw wire ids." };
         var input = new Option<InputEncoding>("--input", "-i") { Description = "How the files hold the bytes: binary, hex or base64.", DefaultValueFactory = _ => InputEncoding.Binary };
         var indent = new Option<bool>("--indent") { Description = "Indent the XML." };
+        var types = new Option<bool>("--types") { Description = $"Mark the values' record types (attributes in {ValueTypeMarks.Namespace}), so that encode writes the same records." };
 
         var decode = new Command("decode", "Print the XML of every message. Several files are consecutive messages of one session direction.")
         {
-            files, format, dictionary, input, indent,
+            files, format, dictionary, input, indent, types,
         };
         decode.SetAction(result => Guard(stderr, () => Decode(
-            result.GetValue(files)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), result.GetValue(indent), stdout, stderr, stdin)));
+            result.GetValue(files)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), result.GetValue(indent), result.GetValue(types), stdout, stderr, stdin)));
 
         var encodeFiles = new Argument<string[]>("FILE") { Description = "XML files, one message each, in order; '-' reads standard input.", Arity = ArgumentArity.OneOrMore };
         var encodeFormat = new Option<MessageFormat>("--format", "-f") { Description = "nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Msbin1 };
         var output = new Option<string?>("--output", "-o") { Description = "Where to write: a file (one message, or nmf), else a directory of <name>.bin files. Without it, hex on standard output." };
         var outputEncoding = new Option<InputEncoding>("--output-format") { Description = "hex, base64 or binary (binary needs --output).", DefaultValueFactory = _ => InputEncoding.Hex };
+        var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop text that is only white space (what decode --indent adds between tags)." };
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
         var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
         {
-            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via,
+            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, ignoreWhitespace,
         };
         encode.SetAction(result => Guard(stderr, () => Encode(
-            result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding), result.GetValue(via)!, stdout, stdin)));
+            result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding), result.GetValue(via)!, result.GetValue(ignoreWhitespace), stdout, stdin)));
 
         var dumpFile = new Argument<string[]>("FILE") { Description = "Input files, in order (consecutive messages of one session direction).", Arity = ArgumentArity.OneOrMore };
         var dump = new Command("dump", "List every record: offset, type byte, record name, value and raw bytes; StringTables with the ids they assign.")
@@ -83,10 +85,10 @@ public static class BinxmlApp
         }
     }
 
-    private static int Decode(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, bool indent, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    private static int Decode(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, bool indent, bool types, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
     {
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
-        var decoding = new Decoding(format, dictionary);
+        var decoding = new Decoding(format, dictionary, types);
         foreach (string file in files)
         {
             byte[] data = InputFile.Read(file, input, stdin);
@@ -155,13 +157,13 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, TextWriter stdout, Func<Stream> stdin)
+    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, bool ignoreWhitespace, TextWriter stdout, Func<Stream> stdin)
     {
         if (format == MessageFormat.Auto) throw new ToolException("encode needs --format nbfx, msbin1, msbinsession1 or nmf.");
         if (outputEncoding == InputEncoding.Binary && output is null) throw new ToolException("binary output needs --output FILE.");
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
         IXmlDictionary? staticDictionary = XmlEncoder.DictionaryFor(format, dictionary);
-        var xml = new XmlEncoder(staticDictionary);
+        var xml = new XmlEncoder(staticDictionary, ignoreWhitespace);
         var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, dictionary: staticDictionary);
         var messages = new List<(string File, byte[] Bytes)>();
         foreach (string file in files)

@@ -14,7 +14,10 @@ internal sealed record DecodedMessage(int Offset, string Xml);
 /// Decodes inputs in one format, or detects it: gzip/deflate, MC-NMF framing, an MC-NBFSE StringTable prefix, or a
 /// plain document. Several inputs are consecutive messages of one direction: msbinsession1 inputs share one session.
 /// </summary>
-internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
+/// <param name="format">The format, or <see cref="MessageFormat.Auto"/>.</param>
+/// <param name="dictionary">A private dictionary, or null for the MC-NBFS one (none for plain MC-NBFX).</param>
+/// <param name="markValueTypes">Whether the XML marks the values' record types (<see cref="ValueTypeMarks"/>).</param>
+internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary, bool markValueTypes = false)
 {
     /// <summary>A debugging tool reads captures whole: no content quotas (lengths are still checked against the input).</summary>
     internal static readonly BinaryXmlReaderOptions Options = BinaryXmlReaderOptions.Trusted;
@@ -61,19 +64,19 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary)
         switch (f)
         {
             case MessageFormat.Nbfx:
-                messages.Add(new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session, Options)));
+                messages.Add(new DecodedMessage(0, BinaryXmlText.ToXml(data, dictionary, dictionary?.Session, Options, markValueTypes)));
                 break;
             case MessageFormat.Msbin1:
-                messages.Add(new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary, options: Options)));
+                messages.Add(new DecodedMessage(0, BinaryXmlText.ToXml(data, StaticDictionary, options: Options, markValueTypes: markValueTypes)));
                 break;
             case MessageFormat.Msbinsession1:
-                messages.Add(new DecodedMessage(0, SessionDecoder.ToXml(data)));
+                messages.Add(new DecodedMessage(0, SessionDecoder.ToXml(data, markValueTypes)));
                 break;
             case MessageFormat.Nmf:
                 var envelopes = new List<NmfEnvelope>();
                 try
                 {
-                    NmfDecoder.Decode(data, envelopes, out _, out _, readerOptions: Options);
+                    NmfDecoder.Decode(data, envelopes, out _, out _, readerOptions: Options, markValueTypes: markValueTypes);
                 }
                 finally
                 {

@@ -4,15 +4,18 @@ using BinaryXml.Soap;
 namespace BinaryXml.Tool;
 
 /// <summary>
-/// Writes XML text as binary XML the way WCF does: element and attribute names, namespaces and the WS-Addressing
-/// Action and To values are dictionary strings, found in the static dictionary (even ids) or, with a session, added
-/// to it (odd ids); other text stays text (Chars records). An element may mark its text's type with the attribute
-/// <c>t:type</c> in the namespace <see cref="TypesNamespace"/> (int, long, ulong, bool, float, double, decimal,
-/// dateTime, timeSpan, guid, uniqueId, base64); the marker itself is not written.
+/// Writes XML text as binary XML the way WCF does: element and attribute names and namespaces are dictionary strings,
+/// found in the static dictionary (even ids) or, with a session, added to it (odd ids); other text stays text (Chars
+/// records), except the WS-Addressing Action and To values, which are dictionary strings. The marks that
+/// <c>decode --types</c> writes (<see cref="ValueTypeMarks"/>) choose the records of values: <c>t:type</c> an
+/// element's content's (or, with <c>[]</c>, consecutive elements' as one Array record), <c>t:attributeTypes</c> its
+/// attributes'. A document whose top-level element declares the marks' namespace marks all its values: its unmarked
+/// text is text, Action and To included. The marks are not written.
 /// </summary>
-internal sealed class XmlEncoder(IXmlDictionary? staticDictionary)
+internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWhitespace = false)
 {
-    public const string TypesNamespace = "urn:binaryxml:types";
+    private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
+    private const string Types = "int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64, dictionary, qname; for arrays bool[], short[], int[], long[], float[], double[], decimal[], dateTime[], timeSpan[], guid[]";
 
     private static readonly HashSet<string> s_addressing = ["http://www.w3.org/2005/08/addressing", "http://schemas.xmlsoap.org/ws/2004/08/addressing"];
     private readonly XmlDictionary _names = new();
@@ -20,52 +23,73 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary)
     private XmlDictionaryString Name(string value)
         => staticDictionary is not null && staticDictionary.TryLookup(value, out XmlDictionaryString? s) ? s : _names.Add(value);
 
+    /// <summary>What an open element's text becomes.</summary>
+    private sealed class Content(string? type, bool dictionaryText)
+    {
+        public string? Type { get; } = type;
+        public bool DictionaryText { get; } = dictionaryText;
+        public bool HasText { get; set; }
+    }
+
     public void Write(BinaryXmlWriter w, TextReader xml)
     {
-        var settings = new XmlReaderSettings { DtdProcessing = DtdProcessing.Prohibit, CheckCharacters = false, IgnoreProcessingInstructions = false };
+        var settings = new XmlReaderSettings { DtdProcessing = DtdProcessing.Prohibit, CheckCharacters = false, IgnoreProcessingInstructions = false, IgnoreWhitespace = ignoreWhitespace };
         using XmlReader r = XmlReader.Create(xml, settings);
-        var types = new Stack<string?>();
-        var dictionaryText = new Stack<bool>();
-        while (r.Read())
+        var open = new Stack<Content>();
+        bool marked = false;
+        // After an array, the reader is already on the node that follows it.
+        bool onNext = false;
+        while (onNext || r.Read())
         {
+            onNext = false;
             switch (r.NodeType)
             {
                 case XmlNodeType.Element:
                 {
                     string prefix = r.Prefix, local = r.LocalName, ns = r.NamespaceURI;
                     bool empty = r.IsEmptyElement;
-                    string? type = null;
+                    string? type = null, attributeTypes = null, inlineList = null;
                     var declarations = new List<(string Prefix, string Uri)>();
-                    var attributes = new List<(string Prefix, string Local, string Ns, string Value)>();
+                    var attributes = new List<(string Prefix, string Local, string Ns, string Value, string? Type)>();
                     for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
                     {
-                        if (r.NamespaceURI == "http://www.w3.org/2000/xmlns/") declarations.Add((r.Prefix.Length == 0 ? "" : r.LocalName, r.Value));
-                        else if (r.NamespaceURI == TypesNamespace && r.LocalName == "type") type = r.Value;
-                        else attributes.Add((r.Prefix, r.LocalName, r.NamespaceURI, r.Value));
+                        if (r.NamespaceURI == XmlnsNamespace) declarations.Add((r.Prefix.Length == 0 ? "" : r.LocalName, r.Value));
+                        else if (r.NamespaceURI == ValueTypeMarks.Namespace) ReadMark(r, ref type, ref attributeTypes, ref inlineList);
+                        else attributes.Add((r.Prefix, r.LocalName, r.NamespaceURI, r.Value, null));
                     }
                     r.MoveToElement();
-                    w.WriteStartElement(prefix, Name(local), ns.Length == 0 ? null : Name(ns));
+                    if (open.Count == 0) marked = declarations.Exists(d => d.Uri == ValueTypeMarks.Namespace);
+                    if (attributeTypes is not null) ApplyAttributeTypes(r, attributeTypes, attributes);
+                    HashSet<string> inline = inlineList is null ? [] : [.. List(inlineList)];
+                    if (type is not null && type.EndsWith("[]", StringComparison.Ordinal))
+                    {
+                        if (attributes.Count > 0) throw Error(r, $"an array item ({type}) cannot have attributes");
+                        WriteArray(w, r, type);
+                        onNext = true;
+                        break;
+                    }
+                    // A name marked inline is written as a string; others are dictionary strings.
+                    if (inline.Remove(QName(prefix, local))) w.WriteStartElement(prefix, local, ns.Length == 0 ? null : ns);
+                    else w.WriteStartElement(prefix, Name(local), ns.Length == 0 ? null : Name(ns));
                     foreach ((string p, string uri) in declarations)
                     {
-                        if (uri == TypesNamespace) continue;
-                        w.WriteXmlnsAttribute(p, Name(uri));
+                        if (uri == ValueTypeMarks.Namespace) continue;
+                        if (inline.Remove(p.Length == 0 ? "xmlns" : "xmlns:" + p)) w.WriteXmlnsAttribute(p, uri);
+                        else w.WriteXmlnsAttribute(p, Name(uri));
                     }
-                    foreach ((string p, string l, string n, string v) in attributes)
+                    foreach ((string p, string l, string n, string v, string? t) in attributes)
                     {
                         if (p == "xml") w.WriteStartAttribute("xml", l, null);
+                        else if (inline.Remove("@" + QName(p, l))) w.WriteStartAttribute(p, l, n.Length == 0 ? null : n);
                         else w.WriteStartAttribute(p, Name(l), n.Length == 0 ? null : Name(n));
-                        w.WriteString(v);
+                        if (t is not null) WriteTyped(w, r, t, v);
+                        else w.WriteString(v);
                         w.WriteEndAttribute();
                     }
-                    if (empty)
-                    {
-                        w.WriteEndElement();
-                    }
-                    else
-                    {
-                        types.Push(type);
-                        dictionaryText.Push(s_addressing.Contains(ns) && local is "Action" or "To");
-                    }
+                    if (inline.Count > 0) throw Error(r, $"{ValueTypeMarks.Inline} names '{inline.First()}', which the start tag does not have");
+                    var content = new Content(type, !marked && s_addressing.Contains(ns) && local is "Action" or "To");
+                    if (empty) EndElement(w, r, content);
+                    else open.Push(content);
                     break;
                 }
                 case XmlNodeType.Whitespace when r.Depth == 0:
@@ -74,14 +98,20 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary)
                 case XmlNodeType.CDATA:
                 case XmlNodeType.Whitespace:
                 case XmlNodeType.SignificantWhitespace:
-                    if (types.Count > 0 && types.Peek() is string t) WriteTyped(w, t, r.Value);
-                    else if (dictionaryText.Count > 0 && dictionaryText.Peek()) w.WriteString(Name(r.Value));
-                    else w.WriteString(r.Value);
+                    if (open.TryPeek(out Content? c))
+                    {
+                        c.HasText = true;
+                        if (c.Type is string t) WriteTyped(w, r, t, r.Value);
+                        else if (c.DictionaryText) w.WriteString(Name(r.Value));
+                        else w.WriteString(r.Value);
+                    }
+                    else
+                    {
+                        w.WriteString(r.Value);
+                    }
                     break;
                 case XmlNodeType.EndElement:
-                    types.Pop();
-                    dictionaryText.Pop();
-                    w.WriteEndElement();
+                    EndElement(w, r, open.Pop());
                     break;
                 case XmlNodeType.Comment:
                     w.WriteComment(r.Value);
@@ -96,24 +126,169 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary)
         }
     }
 
-    private static void WriteTyped(BinaryXmlWriter w, string type, string text)
+    /// <summary>Ends an element; a typed one with no text has the empty value of its type (EmptyText for base64).</summary>
+    private void EndElement(BinaryXmlWriter w, XmlReader r, Content content)
+    {
+        if (content.Type is string type && !content.HasText) WriteTyped(w, r, type, "");
+        w.WriteEndElement();
+    }
+
+    private static void ReadMark(XmlReader r, ref string? type, ref string? attributeTypes, ref string? inline)
+    {
+        switch (r.LocalName)
+        {
+            case ValueTypeMarks.Type: type = r.Value; break;
+            case ValueTypeMarks.AttributeTypes: attributeTypes = r.Value; break;
+            case ValueTypeMarks.Inline: inline = r.Value; break;
+            default: throw Error(r, $"'{r.LocalName}' is not a mark binxml knows ({ValueTypeMarks.Type}, {ValueTypeMarks.AttributeTypes}, {ValueTypeMarks.Inline}) in {ValueTypeMarks.Namespace}");
+        }
+    }
+
+    /// <summary>The entries of a list mark, separated by white space.</summary>
+    private static string[] List(string value) => value.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries);
+
+    private static string QName(string prefix, string local) => prefix.Length == 0 ? local : prefix + ":" + local;
+
+    /// <summary>Gives the attributes that <c>t:attributeTypes</c> names (<c>name=type</c> pairs, names as written) their types.</summary>
+    private static void ApplyAttributeTypes(XmlReader r, string list, List<(string Prefix, string Local, string Ns, string Value, string? Type)> attributes)
+    {
+        foreach (string entry in List(list))
+        {
+            int equals = entry.LastIndexOf('=');
+            if (equals <= 0) throw Error(r, $"'{entry}' in {ValueTypeMarks.AttributeTypes} is not name=type");
+            string name = entry[..equals], type = entry[(equals + 1)..];
+            int i = attributes.FindIndex(a => QName(a.Prefix, a.Local) == name);
+            if (i < 0) throw Error(r, $"{ValueTypeMarks.AttributeTypes} names '{name}', which the element does not have");
+            if (type.EndsWith("[]", StringComparison.Ordinal)) throw Error(r, $"an attribute cannot be an array ({type})");
+            attributes[i] = attributes[i] with { Type = type };
+        }
+    }
+
+    /// <summary>
+    /// Writes the element the reader is on and the consecutive siblings with the same name and mark as one Array
+    /// record; leaves the reader on the node after them.
+    /// </summary>
+    private static void WriteArray(BinaryXmlWriter w, XmlReader r, string mark)
+    {
+        string prefix = r.Prefix, local = r.LocalName, ns = r.NamespaceURI;
+        var items = new List<string>();
+        do
+        {
+            items.Add(ReadItem(r));
+        }
+        while (r.NodeType == XmlNodeType.Element && r.LocalName == local && r.NamespaceURI == ns && r.Prefix == prefix
+            && r.GetAttribute(ValueTypeMarks.Type, ValueTypeMarks.Namespace) == mark && !HasAttributes(r));
+        string? p = prefix.Length == 0 ? null : prefix;
+        string? n = ns.Length == 0 ? null : ns;
+        try
+        {
+            switch (mark)
+            {
+                case "bool[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToBoolean).ToArray()); break;
+                case "short[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToInt16).ToArray()); break;
+                case "int[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToInt32).ToArray()); break;
+                case "long[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToInt64).ToArray()); break;
+                case "float[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToSingle).ToArray()); break;
+                case "double[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToDouble).ToArray()); break;
+                case "decimal[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToDecimal).ToArray()); break;
+                case "dateTime[]": w.WriteArray(p, local, n, items.Select(s => XmlConvert.ToDateTime(s, XmlDateTimeSerializationMode.RoundtripKind)).ToArray()); break;
+                case "timeSpan[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToTimeSpan).ToArray()); break;
+                case "guid[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToGuid).ToArray()); break;
+                default: throw Error(r, $"'{mark}' is not a value type binxml knows ({Types})");
+            }
+        }
+        catch (Exception e) when (e is FormatException or OverflowException)
+        {
+            throw Error(r, $"an item of the {local} array is not a {mark[..^2]} value: {e.Message}");
+        }
+    }
+
+    private static bool HasAttributes(XmlReader r)
+    {
+        for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
+        {
+            if (r.NamespaceURI is not (XmlnsNamespace or ValueTypeMarks.Namespace))
+            {
+                r.MoveToElement();
+                return true;
+            }
+        }
+        r.MoveToElement();
+        return false;
+    }
+
+    /// <summary>An array item's text: the element the reader is on holds text only; leaves the reader after it.</summary>
+    private static string ReadItem(XmlReader r)
+    {
+        if (r.IsEmptyElement)
+        {
+            r.Read();
+            return "";
+        }
+        var text = new System.Text.StringBuilder();
+        while (r.Read() && r.NodeType != XmlNodeType.EndElement)
+        {
+            if (r.NodeType is not (XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace))
+                throw Error(r, $"an array item holds text only, not a {r.NodeType}");
+            text.Append(r.Value);
+        }
+        r.Read();
+        return text.ToString();
+    }
+
+    private void WriteTyped(BinaryXmlWriter w, XmlReader r, string type, string text)
     {
         switch (type)
         {
-            case "int": w.WriteValue(XmlConvert.ToInt32(text)); break;
-            case "long": w.WriteValue(XmlConvert.ToInt64(text)); break;
-            case "ulong": w.WriteValue(XmlConvert.ToUInt64(text)); break;
-            case "bool": w.WriteValue(XmlConvert.ToBoolean(text)); break;
-            case "float": w.WriteValue(XmlConvert.ToSingle(text)); break;
-            case "double": w.WriteValue(XmlConvert.ToDouble(text)); break;
-            case "decimal": w.WriteValue(XmlConvert.ToDecimal(text)); break;
-            case "dateTime": w.WriteValue(XmlConvert.ToDateTime(text, XmlDateTimeSerializationMode.RoundtripKind)); break;
-            case "timeSpan": w.WriteValue(XmlConvert.ToTimeSpan(text)); break;
-            case "guid": w.WriteValue(XmlConvert.ToGuid(text)); break;
-            case "uniqueId": w.WriteValue(new UniqueId(text)); break;
-            case "base64": w.WriteBase64(Convert.FromBase64String(text)); break;
-            default: throw new XmlException($"'{type}' is not a value type binxml knows (int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64).");
+            case "dictionary":
+                w.WriteString(Name(text));
+                return;
+            case "qname":
+                int colon = text.IndexOf(':');
+                string prefix = colon < 0 ? "" : text[..colon], local = text[(colon + 1)..];
+                string ns = r.LookupNamespace(prefix) ?? throw Error(r, $"the prefix of the qname '{text}' is not declared");
+                w.WriteQualifiedName(Name(local), Name(ns));
+                return;
+            default:
+                WriteValue(w, r, type, text);
+                return;
         }
+    }
+
+    private static void WriteValue(BinaryXmlWriter w, XmlReader r, string type, string text)
+    {
+        try
+        {
+            switch (type)
+            {
+                case "int": w.WriteValue(XmlConvert.ToInt32(text)); break;
+                case "long": w.WriteValue(XmlConvert.ToInt64(text)); break;
+                case "ulong": w.WriteValue(XmlConvert.ToUInt64(text)); break;
+                case "bool": w.WriteValue(XmlConvert.ToBoolean(text)); break;
+                case "float": w.WriteValue(XmlConvert.ToSingle(text)); break;
+                case "double": w.WriteValue(XmlConvert.ToDouble(text)); break;
+                case "decimal": w.WriteValue(XmlConvert.ToDecimal(text)); break;
+                case "dateTime": w.WriteValue(XmlConvert.ToDateTime(text, XmlDateTimeSerializationMode.RoundtripKind)); break;
+                case "timeSpan": w.WriteValue(XmlConvert.ToTimeSpan(text)); break;
+                case "guid": w.WriteValue(XmlConvert.ToGuid(text)); break;
+                case "uniqueId": w.WriteValue(new UniqueId(text)); break;
+                case "base64": w.WriteBase64(Convert.FromBase64String(text)); break;
+                default: throw Error(r, $"'{type}' is not a value type binxml knows ({Types})");
+            }
+        }
+        catch (Exception e) when (e is FormatException or OverflowException)
+        {
+            throw Error(r, $"'{text}' is not a {type} value: {e.Message}");
+        }
+    }
+
+    /// <summary>An error in the XML, at the reader's line and position.</summary>
+    private static XmlException Error(XmlReader r, string reason)
+    {
+        var info = r as IXmlLineInfo;
+        return info is not null && info.HasLineInfo()
+            ? new XmlException(reason + ".", null, info.LineNumber, info.LinePosition)
+            : new XmlException(reason + ".");
     }
 
     /// <summary>The static dictionary for a format: MC-NBFS for the WCF formats, none for plain MC-NBFX.</summary>

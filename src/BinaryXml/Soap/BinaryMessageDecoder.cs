@@ -108,13 +108,15 @@ public sealed class BinaryMessageDecoder
     public BinaryXmlReader CreateReader(ReadOnlySpan<byte> message) => new(ReadDocument(message), _dictionary, _session, _readerOptions);
 
     /// <summary>Decodes a message to XML text (MC-NBFX section 2 rendering).</summary>
+    /// <param name="message">The message.</param>
+    /// <param name="markValueTypes">Whether to mark the values' record types (<see cref="ValueTypeMarks"/>).</param>
     /// <remarks>Offsets in a thrown <see cref="BinaryXmlException"/> are offsets in the (decompressed) message.</remarks>
-    public string ToXml(ReadOnlySpan<byte> message)
+    public string ToXml(ReadOnlySpan<byte> message, bool markValueTypes = false)
     {
         ReadOnlySpan<byte> document = ReadDocument(message);
         try
         {
-            return BinaryXmlText.ToXml(document, _dictionary, _session, _readerOptions);
+            return BinaryXmlText.ToXml(document, _dictionary, _session, _readerOptions, markValueTypes);
         }
         catch (BinaryXmlException e) when (IsSession)
         {

@@ -15,15 +15,31 @@ public static class BinaryXmlText
     /// <param name="dictionary">The static dictionary, or null.</param>
     /// <param name="session">The session for odd ids, or null.</param>
     /// <param name="options">Reader limits, or null for the defaults.</param>
+    /// <param name="markValueTypes">
+    /// Whether to record which text records the values were, with the attributes <see cref="ValueTypeMarks"/>
+    /// describes, so that the XML written back with the same calls (as <c>binxml encode</c> does) gives the same records.
+    /// </param>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
-    public static string ToXml(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null)
+    public static string ToXml(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null, bool markValueTypes = false)
+    {
+        if (!markValueTypes) return RenderDocument(data, dictionary, session, options, null);
+        var marks = new TypeMarking("t", dictionary, session is not null);
+        string xml = RenderDocument(data, dictionary, session, options, marks);
+        if (!marks.PrefixesUsed.Contains(marks.Prefix)) return xml;
+        // The document uses the prefix: render it again with one it does not use.
+        int n = 1;
+        while (marks.PrefixesUsed.Contains("t" + n)) n++;
+        return RenderDocument(data, dictionary, session, options, new TypeMarking("t" + n, dictionary, session is not null));
+    }
+
+    private static string RenderDocument(ReadOnlySpan<byte> data, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, BinaryXmlReaderOptions? options, TypeMarking? marks)
     {
         var sb = new StringBuilder(data.Length * 2);
         var reader = new BinaryXmlReader(data, dictionary, session, options);
         int node = 0;
         try
         {
-            Render(ref reader, sb, ref node);
+            Render(ref reader, sb, ref node, marks);
         }
         catch (BinaryXmlException e) when (e.NodeOffset < 0 && node < data.Length)
         {
@@ -53,15 +69,16 @@ public static class BinaryXmlText
     public static void Render(ref BinaryXmlReader reader, StringBuilder output)
     {
         int node = 0;
-        Render(ref reader, output, ref node);
+        Render(ref reader, output, ref node, null);
     }
 
     /// <summary>
     /// <see cref="Render(ref BinaryXmlReader, StringBuilder)"/>, keeping in <paramref name="node"/> where the node
     /// being read starts: where the last one ended while the next is read, then the token's start while it is
-    /// rendered (its text decoded and checked; an array's items, the Array record's).
+    /// rendered (its text decoded and checked; an array's items, the Array record's). With <paramref name="marks"/>,
+    /// the value types are marked (<see cref="ValueTypeMarks"/>).
     /// </summary>
-    private static void Render(ref BinaryXmlReader reader, StringBuilder output, ref int node)
+    private static void Render(ref BinaryXmlReader reader, StringBuilder output, ref int node, TypeMarking? marks)
     {
         ArgumentNullException.ThrowIfNull(output);
         bool inStartTag = false;
@@ -69,34 +86,59 @@ public static class BinaryXmlText
         bool inAttributeList = false;
         bool firstListItem = false;
         int arrayTagStart = -1, arrayRecord = -1;
+        int depth = 0;
+        // A typed text record that is the first content of an element, held back until the next token tells whether
+        // it is the only content (and so can be marked on the start tag).
+        string? heldText = null, heldMark = null;
         while (true)
         {
             node = reader.BytesConsumed;
             if (!reader.Read()) break;
             node = reader.TokenType == BinaryXmlTokenType.ArrayData ? arrayRecord : reader.TokenStartIndex;
+            if (heldText is not null)
+            {
+                CloseStartTag(output, ref inStartTag, marks, reader.TokenType == BinaryXmlTokenType.EndElement ? heldMark : null);
+                TextFormatting.AppendEscaped(output, heldText, attribute: false);
+                heldText = null;
+            }
             switch (reader.TokenType)
             {
                 case BinaryXmlTokenType.StartElement:
-                    CloseStartTag(output, ref inStartTag);
+                    CloseStartTag(output, ref inStartTag, marks, null);
                     if (reader.IsArray)
                     {
                         arrayTagStart = output.Length;
                         arrayRecord = reader.TokenStartIndex;
                     }
+                    marks?.StartTag(topLevel: depth == 0);
+                    if (!reader.IsArray) depth++;
                     output.Append('<');
-                    AppendQName(output, reader.Prefix, reader.LocalName);
+                    int elementName = output.Length;
+                    AppendQName(output, reader.Prefix, reader.LocalName, marks);
+                    // An Array record's element names are written as strings (as .NET's WriteArray writes them).
+                    if (!reader.IsArray) marks?.Name(output, elementName, "", reader.LocalName);
                     inStartTag = true;
                     break;
                 case BinaryXmlTokenType.NamespaceDeclaration:
-                    output.Append(" xmlns");
-                    if (!reader.Prefix.IsEmpty) output.Append(':').Append(reader.Prefix.ToString());
+                    output.Append(' ');
+                    int declarationName = output.Length;
+                    output.Append("xmlns");
+                    if (!reader.Prefix.IsEmpty)
+                    {
+                        output.Append(':');
+                        AppendName(output, reader.Prefix, marks);
+                    }
+                    marks?.Name(output, declarationName, "", reader.NamespaceUri);
                     output.Append("=\"");
                     TextFormatting.AppendEscaped(output, reader.NamespaceUri.ToString(), attribute: true);
                     output.Append('"');
                     break;
                 case BinaryXmlTokenType.Attribute:
                     output.Append(' ');
-                    AppendQName(output, reader.Prefix, reader.LocalName);
+                    int nameStart = output.Length;
+                    AppendQName(output, reader.Prefix, reader.LocalName, marks);
+                    marks?.Name(output, nameStart, "@", reader.LocalName);
+                    marks?.Attribute(output, nameStart, reader.ValueType);
                     output.Append("=\"");
                     if (reader.ValueType == RecordType.StartListText)
                     {
@@ -110,12 +152,18 @@ public static class BinaryXmlText
                     }
                     break;
                 case BinaryXmlTokenType.StartList:
-                    CloseStartTag(output, ref inStartTag);
+                    CloseStartTag(output, ref inStartTag, marks, null);
                     inList = true;
                     firstListItem = true;
                     break;
                 case BinaryXmlTokenType.Text:
-                    if (!inAttributeList) CloseStartTag(output, ref inStartTag);
+                    if (marks is not null && inStartTag && !inList && ValueTypeMarks.Of(reader.ValueType) is string mark)
+                    {
+                        heldText = reader.GetString();
+                        heldMark = mark;
+                        break;
+                    }
+                    if (!inAttributeList) CloseStartTag(output, ref inStartTag, marks, null);
                     if (inList && !firstListItem) output.Append(' ');
                     firstListItem = false;
                     TextFormatting.AppendEscaped(output, reader.GetString(), attribute: inAttributeList);
@@ -129,23 +177,30 @@ public static class BinaryXmlText
                     inList = false;
                     break;
                 case BinaryXmlTokenType.EndElement:
-                    CloseStartTag(output, ref inStartTag);
+                    CloseStartTag(output, ref inStartTag, marks, null);
+                    depth--;
                     output.Append("</");
-                    AppendQName(output, reader.Prefix, reader.LocalName);
+                    AppendQName(output, reader.Prefix, reader.LocalName, null);
                     output.Append('>');
                     break;
                 case BinaryXmlTokenType.Comment:
-                    CloseStartTag(output, ref inStartTag);
+                    CloseStartTag(output, ref inStartTag, marks, null);
                     output.Append("<!--").Append(reader.GetString()).Append("-->");
                     break;
                 case BinaryXmlTokenType.ArrayData:
-                    CloseStartTag(output, ref inStartTag);
+                    string? itemMark = marks is not null && !marks.HasAttributes ? ValueTypeMarks.OfArray(reader.ArrayItemType) : null;
+                    CloseStartTag(output, ref inStartTag, marks, itemMark);
                     RenderArray(ref reader, output, arrayTagStart);
                     arrayTagStart = -1;
                     break;
             }
         }
-        CloseStartTag(output, ref inStartTag);
+        if (heldText is not null)
+        {
+            CloseStartTag(output, ref inStartTag, marks, null);
+            TextFormatting.AppendEscaped(output, heldText, attribute: false);
+        }
+        CloseStartTag(output, ref inStartTag, marks, null);
     }
 
     private static void RenderArray(ref BinaryXmlReader reader, StringBuilder output, int tagStart)
@@ -166,20 +221,125 @@ public static class BinaryXmlText
         }
     }
 
-    private static void CloseStartTag(StringBuilder output, ref bool inStartTag)
+    /// <summary>Ends an open start tag, with the marks of its attributes' and content's types when marking.</summary>
+    private static void CloseStartTag(StringBuilder output, ref bool inStartTag, TypeMarking? marks, string? contentMark)
     {
         if (inStartTag)
         {
+            marks?.EndTag(output, contentMark);
             output.Append('>');
             inStartTag = false;
         }
     }
 
-    private static void AppendQName(StringBuilder output, BinaryXmlName prefix, BinaryXmlName local)
+    private static void AppendQName(StringBuilder output, BinaryXmlName prefix, BinaryXmlName local, TypeMarking? marks)
     {
-        if (!prefix.IsEmpty) output.Append(prefix.ToString()).Append(':');
+        if (!prefix.IsEmpty)
+        {
+            AppendName(output, prefix, marks);
+            output.Append(':');
+        }
         output.Append(local.ToString());
     }
 
+    /// <summary>Appends a prefix, noting it when marking (the marks' own prefix must not be one).</summary>
+    private static void AppendName(StringBuilder output, BinaryXmlName prefix, TypeMarking? marks)
+    {
+        string text = prefix.ToString();
+        marks?.PrefixesUsed.Add(text);
+        output.Append(text);
+    }
+
     private static string QName(BinaryXmlName prefix, BinaryXmlName local) => prefix.IsEmpty ? local.ToString() : prefix.ToString() + ":" + local.ToString();
+
+    /// <summary>The state of marking value types (<see cref="ValueTypeMarks"/>) while a document is rendered.</summary>
+    /// <param name="prefix">The prefix of the marks.</param>
+    /// <param name="dictionary">The static dictionary: an inline name that it holds is marked inline.</param>
+    /// <param name="session">Whether there is a session, to which a writer adds names: every inline name is marked.</param>
+    private sealed class TypeMarking(string prefix, IXmlDictionary? dictionary, bool session)
+    {
+        private readonly StringBuilder _attributeTypes = new();
+        private readonly StringBuilder _inline = new();
+        private bool _topLevel;
+
+        /// <summary>The prefix of the marks.</summary>
+        public string Prefix { get; } = prefix;
+
+        /// <summary>Every prefix the document uses.</summary>
+        public HashSet<string> PrefixesUsed { get; } = [];
+
+        /// <summary>Whether the open start tag has an attribute (other than a namespace declaration).</summary>
+        public bool HasAttributes { get; private set; }
+
+        public void StartTag(bool topLevel)
+        {
+            _topLevel = topLevel;
+            HasAttributes = false;
+            _attributeTypes.Clear();
+            _inline.Clear();
+        }
+
+        /// <summary>
+        /// Notes a name of the start tag, as <paramref name="output"/> holds it from <paramref name="nameStart"/>, as
+        /// written inline when it was and a writer would have used a dictionary string for it.
+        /// </summary>
+        /// <param name="output">The rendering.</param>
+        /// <param name="nameStart">Where the element's or attribute's qualified name, or the declaration's xmlns, starts.</param>
+        /// <param name="kind">What the mark's entry starts with: @ for an attribute.</param>
+        /// <param name="name">The name (the declaration's namespace) as read.</param>
+        public void Name(StringBuilder output, int nameStart, string kind, BinaryXmlName name)
+        {
+            if (name.IsDictionaryString || !(session || (dictionary is not null && dictionary.TryLookup(name.ToString(), out _)))) return;
+            AppendEntry(_inline, output, nameStart, kind, null);
+        }
+
+        /// <summary>Notes an attribute's value type; its name is what <paramref name="output"/> holds from <paramref name="nameStart"/>.</summary>
+        public void Attribute(StringBuilder output, int nameStart, RecordType valueType)
+        {
+            HasAttributes = true;
+            if (ValueTypeMarks.Of(valueType) is string mark) AppendEntry(_attributeTypes, output, nameStart, "", mark);
+        }
+
+        /// <summary>Appends to a list mark the name <paramref name="output"/> holds from <paramref name="nameStart"/>, with its kind and value.</summary>
+        private static void AppendEntry(StringBuilder list, StringBuilder output, int nameStart, string kind, string? value)
+        {
+            int end = list.Length;
+            if (end > 0) list.Append(' ');
+            list.Append(kind);
+            for (int i = nameStart; i < output.Length; i++)
+            {
+                char c = output[i];
+                // A name that would make the list ambiguous is left unmarked (it is not an XML name either).
+                if (c is '=' or ' ' or '\t' or '\r' or '\n')
+                {
+                    list.Length = end;
+                    return;
+                }
+                list.Append(c);
+            }
+            if (value is not null) list.Append('=').Append(value);
+        }
+
+        /// <summary>Writes the marks of the start tag being closed: its attributes' types, its content's, and the declaration.</summary>
+        public void EndTag(StringBuilder output, string? contentMark)
+        {
+            AppendList(output, ValueTypeMarks.Inline, _inline);
+            AppendList(output, ValueTypeMarks.AttributeTypes, _attributeTypes);
+            if (contentMark is not null) output.Append(' ').Append(Prefix).Append(':').Append(ValueTypeMarks.Type).Append("=\"").Append(contentMark).Append('"');
+            if (_topLevel)
+            {
+                output.Append(" xmlns:").Append(Prefix).Append("=\"").Append(ValueTypeMarks.Namespace).Append('"');
+                _topLevel = false;
+            }
+        }
+
+        private void AppendList(StringBuilder output, string mark, StringBuilder list)
+        {
+            if (list.Length == 0) return;
+            output.Append(' ').Append(Prefix).Append(':').Append(mark).Append("=\"");
+            TextFormatting.AppendEscaped(output, list.ToString(), attribute: true);
+            output.Append('"');
+            list.Clear();
+        }
+    }
 }

@@ -20,10 +20,16 @@ public static class NmfDecoder
     /// The framing or a message is malformed; offsets are stream offsets (for a compressed message, its envelope's, the
     /// reason giving the offset in the decompressed message).
     /// </exception>
-    public static List<NmfEnvelope> Decode(ReadOnlySpan<byte> stream, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null)
+    /// <param name="stream">The MC-NMF stream.</param>
+    /// <param name="encoding">The known encoding announced (msbinsession1 when none is).</param>
+    /// <param name="via">The Via record's URI, or null.</param>
+    /// <param name="maxSessionSize">The session quota in bytes.</param>
+    /// <param name="readerOptions">Reader limits for the messages.</param>
+    /// <param name="markValueTypes">Whether binary messages' XML marks the values' record types (<see cref="ValueTypeMarks"/>).</param>
+    public static List<NmfEnvelope> Decode(ReadOnlySpan<byte> stream, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null, bool markValueTypes = false)
     {
         var envelopes = new List<NmfEnvelope>();
-        Decode(stream, envelopes, out encoding, out via, maxSessionSize, readerOptions);
+        Decode(stream, envelopes, out encoding, out via, maxSessionSize, readerOptions, markValueTypes);
         return envelopes;
     }
 
@@ -32,8 +38,8 @@ public static class NmfDecoder
     /// or a message is malformed, the envelopes before it are there when the exception is thrown (what a capture
     /// viewer shows before the error).
     /// </summary>
-    /// <exception cref="BinaryXmlException">As <see cref="Decode(ReadOnlySpan{byte}, out NmfKnownEncoding, out string?, int, BinaryXmlReaderOptions?)"/>.</exception>
-    public static void Decode(ReadOnlySpan<byte> stream, ICollection<NmfEnvelope> envelopes, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null)
+    /// <exception cref="BinaryXmlException">As <see cref="Decode(ReadOnlySpan{byte}, out NmfKnownEncoding, out string?, int, BinaryXmlReaderOptions?, bool)"/>.</exception>
+    public static void Decode(ReadOnlySpan<byte> stream, ICollection<NmfEnvelope> envelopes, out NmfKnownEncoding encoding, out string? via, int maxSessionSize = 2048, BinaryXmlReaderOptions? readerOptions = null, bool markValueTypes = false)
     {
         ArgumentNullException.ThrowIfNull(envelopes);
         var reader = new NmfReader(stream);
@@ -74,7 +80,7 @@ public static class NmfDecoder
                     {
                         try
                         {
-                            xml = decoder.ToXml(message);
+                            xml = decoder.ToXml(message, markValueTypes);
                         }
                         catch (BinaryXmlException e)
                         {

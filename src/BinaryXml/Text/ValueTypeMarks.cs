@@ -1,0 +1,81 @@
+namespace BinaryXml;
+
+/// <summary>
+/// The marks with which <see cref="BinaryXmlText"/> records, when asked, which text records a document's values were
+/// (MC-NBFX 2.2.3), so that XML text written back with the same calls gives the same records: attributes in the
+/// namespace <see cref="Namespace"/>, declared on every top-level element.
+/// </summary>
+/// <remarks>
+/// <list type="bullet">
+/// <item><c>t:type="int"</c> on an element whose content is one text record of that type (the text is the value);</item>
+/// <item><c>t:attributeTypes="i:nil=bool z:Id=int"</c> on an element with attributes of those types, each named as
+/// it is written;</item>
+/// <item><c>t:type="int[]"</c> on every element rendered from one Array record (MC-NBFX 2.3.3);</item>
+/// <item><c>t:inline="b:Note @i:nil xmlns:b"</c> on an element whose names (its own, an attribute's, a declared
+/// namespace) were written inline where a writer would have used a dictionary string (see <see cref="Inline"/>).</item>
+/// </list>
+/// The types: <c>int</c> (Int8Text, Int16Text, Int32Text), <c>long</c>, <c>ulong</c>, <c>bool</c>, <c>float</c>,
+/// <c>double</c>, <c>decimal</c>, <c>dateTime</c>, <c>timeSpan</c>, <c>guid</c> (UuidText), <c>uniqueId</c>,
+/// <c>base64</c> (Bytes8Text–Bytes32Text and EmptyText), <c>dictionary</c> (DictionaryText), <c>qname</c>
+/// (QNameDictionaryText); arrays also <c>short[]</c>. Chars and UnicodeChars text is not marked, nor are ZeroText
+/// and OneText (what the text <c>0</c> and <c>1</c> are written as anyway), nor a list's items. The prefix is
+/// <c>t</c> unless the document uses it; then the first of <c>t1</c>, <c>t2</c>, … it does not use.
+/// <c>binxml encode</c> reads these marks.
+/// </remarks>
+public static class ValueTypeMarks
+{
+    /// <summary>The namespace of the marks.</summary>
+    public const string Namespace = "urn:binaryxml:types";
+
+    /// <summary>The local name of the mark of an element's content type (or of an array's item type, with <c>[]</c>).</summary>
+    public const string Type = "type";
+
+    /// <summary>The local name of the mark listing an element's typed attributes as <c>name=type</c> pairs.</summary>
+    public const string AttributeTypes = "attributeTypes";
+
+    /// <summary>
+    /// The local name of the mark listing the names of a start tag written inline where a writer would have used a
+    /// dictionary string (the static dictionary holds it, or there is a session): the element's qualified name,
+    /// <c>@</c> and an attribute's, <c>xmlns</c> or <c>xmlns:p</c> for a declaration's namespace.
+    /// </summary>
+    public const string Inline = "inline";
+
+    /// <summary>
+    /// The mark of a text record type (plain or WithEndElement), or null for text that needs none: Chars,
+    /// UnicodeChars, ZeroText, OneText and list records.
+    /// </summary>
+    public static string? Of(RecordType type) => (RecordType)((byte)type & 0xFE) switch
+    {
+        RecordType.Int8Text or RecordType.Int16Text or RecordType.Int32Text => "int",
+        RecordType.Int64Text => "long",
+        RecordType.UInt64Text => "ulong",
+        RecordType.FalseText or RecordType.TrueText => "bool",
+        RecordType.FloatText => "float",
+        RecordType.DoubleText => "double",
+        RecordType.DecimalText => "decimal",
+        RecordType.DateTimeText => "dateTime",
+        RecordType.TimeSpanText => "timeSpan",
+        RecordType.UuidText => "guid",
+        RecordType.UniqueIdText => "uniqueId",
+        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text or RecordType.EmptyText => "base64",
+        RecordType.DictionaryText => "dictionary",
+        RecordType.QNameDictionaryText => "qname",
+        _ => null,
+    };
+
+    /// <summary>The mark of an Array record's item type (<c>int[]</c>, <c>short[]</c>, …), or null for a type that is not one.</summary>
+    public static string? OfArray(RecordType itemType) => (RecordType)((byte)itemType & 0xFE) switch
+    {
+        RecordType.BoolText => "bool[]",
+        RecordType.Int16Text => "short[]",
+        RecordType.Int32Text => "int[]",
+        RecordType.Int64Text => "long[]",
+        RecordType.FloatText => "float[]",
+        RecordType.DoubleText => "double[]",
+        RecordType.DecimalText => "decimal[]",
+        RecordType.DateTimeText => "dateTime[]",
+        RecordType.TimeSpanText => "timeSpan[]",
+        RecordType.UuidText => "guid[]",
+        _ => null,
+    };
+}
