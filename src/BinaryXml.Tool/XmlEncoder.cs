@@ -20,8 +20,9 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
     private static readonly HashSet<string> s_addressing = ["http://www.w3.org/2005/08/addressing", "http://schemas.xmlsoap.org/ws/2004/08/addressing"];
     private readonly XmlDictionary _names = new();
 
-    private XmlDictionaryString Name(string value)
-        => staticDictionary is not null && staticDictionary.TryLookup(value, out XmlDictionaryString? s) ? s : _names.Add(value);
+    /// <summary>A name as a dictionary string: the static dictionary's when it holds it (unless <paramref name="notStatic"/>), else one a session takes.</summary>
+    private XmlDictionaryString Name(string value, bool notStatic = false)
+        => !notStatic && staticDictionary is not null && staticDictionary.TryLookup(value, out XmlDictionaryString? s) ? s : _names.Add(value);
 
     /// <summary>What an open element's text becomes.</summary>
     private sealed class Content(string? type, bool dictionaryText)
@@ -48,19 +49,20 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                 {
                     string prefix = r.Prefix, local = r.LocalName, ns = r.NamespaceURI;
                     bool empty = r.IsEmptyElement;
-                    string? type = null, attributeTypes = null, inlineList = null;
+                    string? type = null, attributeTypes = null, inlineList = null, sessionList = null;
                     var declarations = new List<(string Prefix, string Uri)>();
                     var attributes = new List<(string Prefix, string Local, string Ns, string Value, string? Type)>();
                     for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
                     {
                         if (r.NamespaceURI == XmlnsNamespace) declarations.Add((r.Prefix.Length == 0 ? "" : r.LocalName, r.Value));
-                        else if (r.NamespaceURI == ValueTypeMarks.Namespace) ReadMark(r, ref type, ref attributeTypes, ref inlineList);
+                        else if (r.NamespaceURI == ValueTypeMarks.Namespace) ReadMark(r, ref type, ref attributeTypes, ref inlineList, ref sessionList);
                         else attributes.Add((r.Prefix, r.LocalName, r.NamespaceURI, r.Value, null));
                     }
                     r.MoveToElement();
                     if (open.Count == 0) marked = declarations.Exists(d => d.Uri == ValueTypeMarks.Namespace);
                     if (attributeTypes is not null) ApplyAttributeTypes(r, attributeTypes, attributes);
                     HashSet<string> inline = inlineList is null ? [] : [.. List(inlineList)];
+                    HashSet<string> session = sessionList is null ? [] : [.. List(sessionList)];
                     if (type is not null && type.EndsWith("[]", StringComparison.Ordinal))
                     {
                         if (attributes.Count > 0) throw Error(r, $"an array item ({type}) cannot have attributes");
@@ -68,25 +70,32 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                         onNext = true;
                         break;
                     }
-                    // A name marked inline is written as a string; others are dictionary strings.
-                    if (inline.Remove(QName(prefix, local))) w.WriteStartElement(prefix, local, ns.Length == 0 ? null : ns);
-                    else w.WriteStartElement(prefix, Name(local), ns.Length == 0 ? null : Name(ns));
+                    // A name marked inline is written as a string, one marked session as a dictionary string of no
+                    // static dictionary; others are dictionary strings. A namespace whose declaration here is marked
+                    // is given as it is declared (the writer declares an element's or attribute's namespace as given).
+                    var inlineLeft = new HashSet<string>(inline);
+                    var sessionLeft = new HashSet<string>(session);
+                    string elementName = QName(prefix, local);
+                    if (inlineLeft.Remove(elementName)) w.WriteStartElement(prefix, local, ns.Length == 0 ? null : ns);
+                    else w.WriteStartElement(prefix, Name(local, sessionLeft.Remove(elementName)), Namespace(ns, prefix, inline, session));
                     foreach ((string p, string uri) in declarations)
                     {
                         if (uri == ValueTypeMarks.Namespace) continue;
-                        if (inline.Remove(p.Length == 0 ? "xmlns" : "xmlns:" + p)) w.WriteXmlnsAttribute(p, uri);
-                        else w.WriteXmlnsAttribute(p, Name(uri));
+                        if (inlineLeft.Remove(Declaration(p))) w.WriteXmlnsAttribute(p, uri);
+                        else w.WriteXmlnsAttribute(p, Name(uri, sessionLeft.Remove(Declaration(p))));
                     }
                     foreach ((string p, string l, string n, string v, string? t) in attributes)
                     {
+                        string attributeName = "@" + QName(p, l);
                         if (p == "xml") w.WriteStartAttribute("xml", l, null);
-                        else if (inline.Remove("@" + QName(p, l))) w.WriteStartAttribute(p, l, n.Length == 0 ? null : n);
-                        else w.WriteStartAttribute(p, Name(l), n.Length == 0 ? null : Name(n));
+                        else if (inlineLeft.Remove(attributeName)) w.WriteStartAttribute(p, l, n.Length == 0 ? null : n);
+                        else w.WriteStartAttribute(p, Name(l, sessionLeft.Remove(attributeName)), Namespace(n, p, inline, session));
                         if (t is not null) WriteTyped(w, r, t, v);
                         else w.WriteString(v);
                         w.WriteEndAttribute();
                     }
-                    if (inline.Count > 0) throw Error(r, $"{ValueTypeMarks.Inline} names '{inline.First()}', which the start tag does not have");
+                    if (inlineLeft.Count > 0) throw Error(r, $"{ValueTypeMarks.Inline} names '{inlineLeft.First()}', which the start tag does not have");
+                    if (sessionLeft.Count > 0) throw Error(r, $"{ValueTypeMarks.Session} names '{sessionLeft.First()}', which the start tag does not have");
                     var content = new Content(type, !marked && s_addressing.Contains(ns) && local is "Action" or "To");
                     if (empty) EndElement(w, r, content);
                     else open.Push(content);
@@ -133,14 +142,15 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         w.WriteEndElement();
     }
 
-    private static void ReadMark(XmlReader r, ref string? type, ref string? attributeTypes, ref string? inline)
+    private static void ReadMark(XmlReader r, ref string? type, ref string? attributeTypes, ref string? inline, ref string? session)
     {
         switch (r.LocalName)
         {
             case ValueTypeMarks.Type: type = r.Value; break;
             case ValueTypeMarks.AttributeTypes: attributeTypes = r.Value; break;
             case ValueTypeMarks.Inline: inline = r.Value; break;
-            default: throw Error(r, $"'{r.LocalName}' is not a mark binxml knows ({ValueTypeMarks.Type}, {ValueTypeMarks.AttributeTypes}, {ValueTypeMarks.Inline}) in {ValueTypeMarks.Namespace}");
+            case ValueTypeMarks.Session: session = r.Value; break;
+            default: throw Error(r, $"'{r.LocalName}' is not a mark binxml knows ({ValueTypeMarks.Type}, {ValueTypeMarks.AttributeTypes}, {ValueTypeMarks.Inline}, {ValueTypeMarks.Session}) in {ValueTypeMarks.Namespace}");
         }
     }
 
@@ -148,6 +158,13 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
     private static string[] List(string value) => value.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries);
 
     private static string QName(string prefix, string local) => prefix.Length == 0 ? local : prefix + ":" + local;
+
+    /// <summary>How a <c>t:inline</c> mark names the declaration of a prefix.</summary>
+    private static string Declaration(string prefix) => prefix.Length == 0 ? "xmlns" : "xmlns:" + prefix;
+
+    /// <summary>The namespace of a dictionary-named element or attribute: not a static dictionary string when its declaration in this start tag is marked.</summary>
+    private XmlDictionaryString? Namespace(string ns, string prefix, HashSet<string> inline, HashSet<string> session)
+        => ns.Length == 0 ? null : Name(ns, notStatic: inline.Contains(Declaration(prefix)) || session.Contains(Declaration(prefix)));
 
     /// <summary>Gives the attributes that <c>t:attributeTypes</c> names (<c>name=type</c> pairs, names as written) their types.</summary>
     private static void ApplyAttributeTypes(XmlReader r, string list, List<(string Prefix, string Local, string Ns, string Value, string? Type)> attributes)

@@ -87,19 +87,31 @@ public static class BinaryXmlText
         bool firstListItem = false;
         int arrayTagStart = -1, arrayRecord = -1;
         int depth = 0;
+        // Marked XML is meant to be read back by an XML parser: what it would normalize is escaped.
+        bool exact = marks is not null;
         // A typed text record that is the first content of an element, held back until the next token tells whether
-        // it is the only content (and so can be marked on the start tag).
-        string? heldText = null, heldMark = null;
+        // it is the only content (and so can be marked on the start tag). Base64 is held across its records: .NET's
+        // writer writes one base64 value as several (whole groups of three bytes, then the rest).
+        string? heldMark = null;
+        StringBuilder? held = null;
         while (true)
         {
             node = reader.BytesConsumed;
             if (!reader.Read()) break;
             node = reader.TokenType == BinaryXmlTokenType.ArrayData ? arrayRecord : reader.TokenStartIndex;
-            if (heldText is not null)
+            if (heldMark is not null)
             {
+                // (Only while the text so far is whole groups, so that the texts joined are one base64 value.)
+                if (heldMark == "base64" && reader.TokenType == BinaryXmlTokenType.Text && ValueTypeMarks.Of(reader.ValueType) == heldMark
+                    && (held!.Length == 0 || held[^1] != '='))
+                {
+                    held!.Append(reader.GetString());
+                    continue;
+                }
                 CloseStartTag(output, ref inStartTag, marks, reader.TokenType == BinaryXmlTokenType.EndElement ? heldMark : null);
-                TextFormatting.AppendEscaped(output, heldText, attribute: false);
-                heldText = null;
+                TextFormatting.AppendEscaped(output, held!.ToString(), attribute: false, exact);
+                held.Clear();
+                heldMark = null;
             }
             switch (reader.TokenType)
             {
@@ -130,7 +142,7 @@ public static class BinaryXmlText
                     }
                     marks?.Name(output, declarationName, "", reader.NamespaceUri);
                     output.Append("=\"");
-                    TextFormatting.AppendEscaped(output, reader.NamespaceUri.ToString(), attribute: true);
+                    TextFormatting.AppendEscaped(output, reader.NamespaceUri.ToString(), attribute: true, exact);
                     output.Append('"');
                     break;
                 case BinaryXmlTokenType.Attribute:
@@ -147,7 +159,7 @@ public static class BinaryXmlText
                     }
                     else
                     {
-                        TextFormatting.AppendEscaped(output, reader.GetString(), attribute: true);
+                        TextFormatting.AppendEscaped(output, reader.GetString(), attribute: true, exact);
                         output.Append('"');
                     }
                     break;
@@ -159,14 +171,14 @@ public static class BinaryXmlText
                 case BinaryXmlTokenType.Text:
                     if (marks is not null && inStartTag && !inList && ValueTypeMarks.Of(reader.ValueType) is string mark)
                     {
-                        heldText = reader.GetString();
+                        (held ??= new StringBuilder()).Append(reader.GetString());
                         heldMark = mark;
                         break;
                     }
                     if (!inAttributeList) CloseStartTag(output, ref inStartTag, marks, null);
                     if (inList && !firstListItem) output.Append(' ');
                     firstListItem = false;
-                    TextFormatting.AppendEscaped(output, reader.GetString(), attribute: inAttributeList);
+                    TextFormatting.AppendEscaped(output, reader.GetString(), attribute: inAttributeList, exact);
                     break;
                 case BinaryXmlTokenType.EndList:
                     if (inAttributeList)
@@ -190,20 +202,20 @@ public static class BinaryXmlText
                 case BinaryXmlTokenType.ArrayData:
                     string? itemMark = marks is not null && !marks.HasAttributes ? ValueTypeMarks.OfArray(reader.ArrayItemType) : null;
                     CloseStartTag(output, ref inStartTag, marks, itemMark);
-                    RenderArray(ref reader, output, arrayTagStart);
+                    RenderArray(ref reader, output, arrayTagStart, exact);
                     arrayTagStart = -1;
                     break;
             }
         }
-        if (heldText is not null)
+        if (heldMark is not null)
         {
             CloseStartTag(output, ref inStartTag, marks, null);
-            TextFormatting.AppendEscaped(output, heldText, attribute: false);
+            TextFormatting.AppendEscaped(output, held!.ToString(), attribute: false, exact);
         }
         CloseStartTag(output, ref inStartTag, marks, null);
     }
 
-    private static void RenderArray(ref BinaryXmlReader reader, StringBuilder output, int tagStart)
+    private static void RenderArray(ref BinaryXmlReader reader, StringBuilder output, int tagStart, bool exact)
     {
         string startTag = output.ToString(tagStart, output.Length - tagStart);
         output.Length = tagStart;
@@ -216,7 +228,7 @@ public static class BinaryXmlText
             string? text = TextFormatting.Format(itemType, items.Slice(i * size, size))
                 ?? throw new BinaryXmlException($"Array item {i} is not a valid {itemType} value", reader.TokenStartIndex + i * size);
             output.Append(startTag);
-            TextFormatting.AppendEscaped(output, text, attribute: false);
+            TextFormatting.AppendEscaped(output, text, attribute: false, exact);
             output.Append(endTag);
         }
     }
@@ -254,12 +266,13 @@ public static class BinaryXmlText
 
     /// <summary>The state of marking value types (<see cref="ValueTypeMarks"/>) while a document is rendered.</summary>
     /// <param name="prefix">The prefix of the marks.</param>
-    /// <param name="dictionary">The static dictionary: an inline name that it holds is marked inline.</param>
+    /// <param name="dictionary">The static dictionary: an inline or session name that it holds is marked.</param>
     /// <param name="session">Whether there is a session, to which a writer adds names: every inline name is marked.</param>
     private sealed class TypeMarking(string prefix, IXmlDictionary? dictionary, bool session)
     {
         private readonly StringBuilder _attributeTypes = new();
         private readonly StringBuilder _inline = new();
+        private readonly StringBuilder _session = new();
         private bool _topLevel;
 
         /// <summary>The prefix of the marks.</summary>
@@ -277,11 +290,13 @@ public static class BinaryXmlText
             HasAttributes = false;
             _attributeTypes.Clear();
             _inline.Clear();
+            _session.Clear();
         }
 
         /// <summary>
         /// Notes a name of the start tag, as <paramref name="output"/> holds it from <paramref name="nameStart"/>, as
-        /// written inline when it was and a writer would have used a dictionary string for it.
+        /// written inline when it was and a writer would have used a dictionary string for it, or as a session string
+        /// when it was one and the static dictionary holds it.
         /// </summary>
         /// <param name="output">The rendering.</param>
         /// <param name="nameStart">Where the element's or attribute's qualified name, or the declaration's xmlns, starts.</param>
@@ -289,9 +304,17 @@ public static class BinaryXmlText
         /// <param name="name">The name (the declaration's namespace) as read.</param>
         public void Name(StringBuilder output, int nameStart, string kind, BinaryXmlName name)
         {
-            if (name.IsDictionaryString || !(session || (dictionary is not null && dictionary.TryLookup(name.ToString(), out _)))) return;
-            AppendEntry(_inline, output, nameStart, kind, null);
+            if (!name.IsDictionaryString)
+            {
+                if (session || InStaticDictionary(name)) AppendEntry(_inline, output, nameStart, kind, null);
+            }
+            else if ((name.DictionaryId & 1) != 0 && InStaticDictionary(name))
+            {
+                AppendEntry(_session, output, nameStart, kind, null);
+            }
         }
+
+        private bool InStaticDictionary(BinaryXmlName name) => dictionary is not null && dictionary.TryLookup(name.ToString(), out _);
 
         /// <summary>Notes an attribute's value type; its name is what <paramref name="output"/> holds from <paramref name="nameStart"/>.</summary>
         public void Attribute(StringBuilder output, int nameStart, RecordType valueType)
@@ -324,6 +347,7 @@ public static class BinaryXmlText
         public void EndTag(StringBuilder output, string? contentMark)
         {
             AppendList(output, ValueTypeMarks.Inline, _inline);
+            AppendList(output, ValueTypeMarks.Session, _session);
             AppendList(output, ValueTypeMarks.AttributeTypes, _attributeTypes);
             if (contentMark is not null) output.Append(' ').Append(Prefix).Append(':').Append(ValueTypeMarks.Type).Append("=\"").Append(contentMark).Append('"');
             if (_topLevel)

@@ -189,9 +189,11 @@ internal static class TextFormatting
 
     /// <summary>
     /// Appends text escaped as MC-NBFX 2.2.3.13.1 says: in content <c>&amp; &lt; &gt;</c>; in a double-quoted
-    /// attribute value <c>&amp; &lt; &quot;</c>; characters XML does not allow at all as <c>&amp;#N;</c>.
+    /// attribute value <c>&amp; &lt; &quot;</c>; characters XML does not allow at all as <c>&amp;#N;</c>. With
+    /// <paramref name="exact"/>, also what an XML parser would normalize: a carriage return anywhere, a tab or line feed
+    /// in an attribute value.
     /// </summary>
-    public static void AppendEscaped(StringBuilder sb, ReadOnlySpan<char> text, bool attribute)
+    public static void AppendEscaped(StringBuilder sb, ReadOnlySpan<char> text, bool attribute, bool exact = false)
     {
         for (int i = 0; i < text.Length; i++)
         {
@@ -202,6 +204,9 @@ internal static class TextFormatting
                 case '<': sb.Append("&lt;"); continue;
                 case '>' when !attribute: sb.Append("&gt;"); continue;
                 case '"' when attribute: sb.Append("&quot;"); continue;
+                case '\r' when exact: sb.Append("&#13;"); continue;
+                case '\t' when exact && attribute: sb.Append("&#9;"); continue;
+                case '\n' when exact && attribute: sb.Append("&#10;"); continue;
             }
             if (char.IsHighSurrogate(c) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
             {

@@ -12,7 +12,9 @@ namespace BinaryXml;
 /// it is written;</item>
 /// <item><c>t:type="int[]"</c> on every element rendered from one Array record (MC-NBFX 2.3.3);</item>
 /// <item><c>t:inline="b:Note @i:nil xmlns:b"</c> on an element whose names (its own, an attribute's, a declared
-/// namespace) were written inline where a writer would have used a dictionary string (see <see cref="Inline"/>).</item>
+/// namespace) were written inline where a writer would have used a dictionary string (see <see cref="Inline"/>);</item>
+/// <item><c>t:session="xmlns:i"</c> likewise for session strings that the static dictionary holds (see
+/// <see cref="Session"/>).</item>
 /// </list>
 /// The types: <c>int</c> (Int8Text, Int16Text, Int32Text), <c>long</c>, <c>ulong</c>, <c>bool</c>, <c>float</c>,
 /// <c>double</c>, <c>decimal</c>, <c>dateTime</c>, <c>timeSpan</c>, <c>guid</c> (UuidText), <c>uniqueId</c>,
@@ -39,6 +41,13 @@ public static class ValueTypeMarks
     /// <c>@</c> and an attribute's, <c>xmlns</c> or <c>xmlns:p</c> for a declaration's namespace.
     /// </summary>
     public const string Inline = "inline";
+
+    /// <summary>
+    /// The local name of the mark listing, as <see cref="Inline"/> does, the names of a start tag that were session
+    /// strings although the static dictionary holds them (a writer given a dictionary string of another dictionary
+    /// adds it to the session: DataContractSerializer's namespaces, for example).
+    /// </summary>
+    public const string Session = "session";
 
     /// <summary>
     /// The mark of a text record type (plain or WithEndElement), or null for text that needs none: Chars,
