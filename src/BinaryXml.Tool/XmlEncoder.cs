@@ -15,7 +15,7 @@ namespace BinaryXml.Tool;
 internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWhitespace = false)
 {
     private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
-    private const string Types = "int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64, dictionary, qname; for arrays bool[], short[], int[], long[], float[], double[], decimal[], dateTime[], timeSpan[], guid[]";
+    private const string Types = "int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64, dictionary, qname, sessionDictionary, sessionQname; for arrays bool[], short[], int[], long[], float[], double[], decimal[], dateTime[], timeSpan[], guid[]";
 
     private static readonly HashSet<string> s_addressing = ["http://www.w3.org/2005/08/addressing", "http://schemas.xmlsoap.org/ws/2004/08/addressing"];
     private readonly XmlDictionary _names = new();
@@ -257,14 +257,14 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
     {
         switch (type)
         {
-            case "dictionary":
-                w.WriteString(Name(text));
+            case "dictionary" or "sessionDictionary":
+                w.WriteString(Name(text, notStatic: type == "sessionDictionary"));
                 return;
-            case "qname":
+            case "qname" or "sessionQname":
                 int colon = text.IndexOf(':');
                 string prefix = colon < 0 ? "" : text[..colon], local = text[(colon + 1)..];
                 string ns = r.LookupNamespace(prefix) ?? throw Error(r, $"the prefix of the qname '{text}' is not declared");
-                w.WriteQualifiedName(Name(local), Name(ns));
+                w.WriteQualifiedName(Name(local, notStatic: type == "sessionQname"), Name(ns));
                 return;
             default:
                 WriteValue(w, r, type, text);

@@ -11,7 +11,7 @@ namespace BinaryXml.Tests;
 /// </summary>
 public sealed class SampleAndToolTests
 {
-    private static (int Exit, string Out, string Err) Binxml(params string[] args) => BinxmlWithInput(null, args);
+    internal static (int Exit, string Out, string Err) Binxml(params string[] args) => BinxmlWithInput(null, args);
 
     private static (int Exit, string Out, string Err) BinxmlWithInput(byte[]? stdin, params string[] args)
     {
@@ -21,10 +21,10 @@ public sealed class SampleAndToolTests
         return (exit, stdout.ToString().ReplaceLineEndings("\n"), stderr.ToString().ReplaceLineEndings("\n"));
     }
 
-    private static string SamplePath(string name) => Path.Combine(Samples.Folder, name);
+    internal static string SamplePath(string name) => Path.Combine(Samples.Folder, name);
 
     /// <summary>Writes <paramref name="bytes"/> to a file of that name in a new temporary folder; returns its path.</summary>
-    private static string WriteTemp(string name, byte[] bytes)
+    internal static string WriteTemp(string name, byte[] bytes)
     {
         string file = Path.Combine(Directory.CreateTempSubdirectory().FullName, name);
         File.WriteAllBytes(file, bytes);

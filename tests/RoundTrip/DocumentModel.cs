@@ -147,7 +147,8 @@ public static class Generators
         (1, Gen.Choose(86, 400).SelectMany(n => UnicodeText.Select(s => new string('x', n) + s))),
         (1, Gen.Choose(40, 200).Select(n => string.Concat(Enumerable.Repeat("日本", n)))));
 
-    public static Gen<object> DictText => Gen.Elements<object>(new DictRef(true, "urn:text"), new DictRef(false, "session text"), new DictRef(true, "Envelope"));
+    // "urn:text" also as another dictionary's string: a session string that the static dictionary holds too.
+    public static Gen<object> DictText => Gen.Elements<object>(new DictRef(true, "urn:text"), new DictRef(false, "session text"), new DictRef(true, "Envelope"), new DictRef(false, "urn:text"));
 
     public static Gen<int> Ints => Gen.OneOf(
         Gen.Elements(0, 1, -1, 127, 128, -128, -129, 32767, 32768, -32768, -32769, int.MaxValue, int.MinValue),

@@ -150,7 +150,7 @@ public static class BinaryXmlText
                     int nameStart = output.Length;
                     AppendQName(output, reader.Prefix, reader.LocalName, marks);
                     marks?.Name(output, nameStart, "@", reader.LocalName);
-                    marks?.Attribute(output, nameStart, reader.ValueType);
+                    marks?.Attribute(output, nameStart, ref reader);
                     output.Append("=\"");
                     if (reader.ValueType == RecordType.StartListText)
                     {
@@ -169,7 +169,7 @@ public static class BinaryXmlText
                     firstListItem = true;
                     break;
                 case BinaryXmlTokenType.Text:
-                    if (marks is not null && inStartTag && !inList && ValueTypeMarks.Of(reader.ValueType) is string mark)
+                    if (marks is not null && inStartTag && !inList && marks.ValueMark(ref reader) is string mark)
                     {
                         (held ??= new StringBuilder()).Append(reader.GetString());
                         heldMark = mark;
@@ -317,10 +317,27 @@ public static class BinaryXmlText
         private bool InStaticDictionary(BinaryXmlName name) => dictionary is not null && dictionary.TryLookup(name.ToString(), out _);
 
         /// <summary>Notes an attribute's value type; its name is what <paramref name="output"/> holds from <paramref name="nameStart"/>.</summary>
-        public void Attribute(StringBuilder output, int nameStart, RecordType valueType)
+        public void Attribute(StringBuilder output, int nameStart, ref BinaryXmlReader reader)
         {
             HasAttributes = true;
-            if (ValueTypeMarks.Of(valueType) is string mark) AppendEntry(_attributeTypes, output, nameStart, "", mark);
+            if (ValueMark(ref reader) is string mark) AppendEntry(_attributeTypes, output, nameStart, "", mark);
+        }
+
+        /// <summary>
+        /// The mark of the value the reader is on (<see cref="ValueTypeMarks.Of"/>); for dictionary text, and a
+        /// qualified name's local name, that is a session string although the static dictionary holds it,
+        /// <c>sessionDictionary</c> or <c>sessionQname</c>.
+        /// </summary>
+        public string? ValueMark(ref BinaryXmlReader reader)
+        {
+            string? mark = ValueTypeMarks.Of(reader.ValueType);
+            if (mark is not ("dictionary" or "qname") || dictionary is null) return mark;
+            ReadOnlySpan<byte> payload = reader.ValueSpan;
+            MultiByteInt31.Decode(mark == "qname" ? payload[1..] : payload, out int id, out _);
+            if ((id & 1) == 0) return mark;
+            string text = reader.GetString();
+            if (mark == "qname") text = text[(text.IndexOf(':') + 1)..];
+            return dictionary.TryLookup(text, out _) ? mark == "qname" ? "sessionQname" : "sessionDictionary" : mark;
         }
 
         /// <summary>Appends to a list mark the name <paramref name="output"/> holds from <paramref name="nameStart"/>, with its kind and value.</summary>

@@ -18,9 +18,11 @@ namespace BinaryXml;
 /// </list>
 /// The types: <c>int</c> (Int8Text, Int16Text, Int32Text), <c>long</c>, <c>ulong</c>, <c>bool</c>, <c>float</c>,
 /// <c>double</c>, <c>decimal</c>, <c>dateTime</c>, <c>timeSpan</c>, <c>guid</c> (UuidText), <c>uniqueId</c>,
-/// <c>base64</c> (Bytes8Text–Bytes32Text and EmptyText), <c>dictionary</c> (DictionaryText), <c>qname</c>
-/// (QNameDictionaryText); arrays also <c>short[]</c>. Chars and UnicodeChars text is not marked, nor are ZeroText
-/// and OneText (what the text <c>0</c> and <c>1</c> are written as anyway), nor a list's items. The prefix is
+/// <c>base64</c> (Bytes8Text–Bytes32Text), <c>dictionary</c> (DictionaryText), <c>qname</c> (QNameDictionaryText),
+/// <c>sessionDictionary</c> and <c>sessionQname</c> (the same, of a session string the static dictionary holds);
+/// arrays also <c>short[]</c>. Chars and UnicodeChars text is not marked, nor are ZeroText and OneText (what the text
+/// <c>0</c> and <c>1</c> are written as anyway), EmptyText (what an empty attribute value is written as; no writer
+/// call writes it as content) or a list's items. The prefix is
 /// <c>t</c> unless the document uses it; then the first of <c>t1</c>, <c>t2</c>, … it does not use.
 /// <c>binxml encode</c> reads these marks.
 /// </remarks>
@@ -66,7 +68,7 @@ public static class ValueTypeMarks
         RecordType.TimeSpanText => "timeSpan",
         RecordType.UuidText => "guid",
         RecordType.UniqueIdText => "uniqueId",
-        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text or RecordType.EmptyText => "base64",
+        RecordType.Bytes8Text or RecordType.Bytes16Text or RecordType.Bytes32Text => "base64",
         RecordType.DictionaryText => "dictionary",
         RecordType.QNameDictionaryText => "qname",
         _ => null,

@@ -1,0 +1,299 @@
+using System.Buffers;
+using System.Runtime.Serialization;
+using System.Text;
+using System.Xml;
+using BinaryXml.Soap;
+using BinaryXml.Tool;
+using Xunit;
+using static BinaryXml.Tests.SampleAndToolTests;
+
+namespace BinaryXml.Tests;
+
+/// <summary>
+/// <c>binxml decode --types</c> marks the values' record types and the names' kinds (<see cref="ValueTypeMarks"/>);
+/// <c>binxml encode</c> reads the marks, so that a decoded message, edited or not, is written back with the same
+/// records: the samples and .NET's own DataContractSerializer output come back byte for byte.
+/// </summary>
+public sealed class TypeMarkTests
+{
+    private static readonly string[] s_session = ["session/message-1.bin", "session/message-2.bin", "session/message-3.bin", "session/message-4.bin"];
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void Samples_decoded_with_types_encode_to_the_same_bytes(bool indent)
+    {
+        string[] decodeOptions = indent ? ["--types", "--indent"] : ["--types"];
+        string[] encodeOptions = indent ? ["--ignore-whitespace"] : [];
+
+        Assert.Equal(File.ReadAllBytes(SamplePath("msbin1-request.bin")), RoundTrip("msbin1", decodeOptions, encodeOptions, [SamplePath("msbin1-request.bin")], [])[0]);
+
+        byte[][] session = RoundTrip("msbinsession1", decodeOptions, encodeOptions, s_session.Select(SamplePath).ToArray(), []);
+        Assert.Equal(s_session.Select(f => Convert.ToHexString(File.ReadAllBytes(SamplePath(f)))), session.Select(Convert.ToHexString));
+
+        byte[] stream = RoundTrip("nmf", decodeOptions, encodeOptions, [SamplePath("nettcp-stream.bin")], ["--via", "net.tcp://localhost:8000/orders"])[0];
+        Assert.Equal(Convert.ToHexString(File.ReadAllBytes(SamplePath("nettcp-stream.bin"))), Convert.ToHexString(stream));
+    }
+
+    [Fact]
+    public void Without_types_the_samples_do_not_come_back_byte_for_byte()
+    {
+        // What the marks are for: the plain XML encodes to the same XML but not to the same records.
+        byte[] plain = RoundTrip("msbin1", [], [], [SamplePath("msbin1-request.bin")], [])[0];
+        Assert.NotEqual(File.ReadAllBytes(SamplePath("msbin1-request.bin")), plain);
+    }
+
+    /// <summary>Decodes <paramref name="inputs"/>, writes each message's XML to a file, encodes them; returns the binary messages.</summary>
+    private static byte[][] RoundTrip(string format, string[] decodeOptions, string[] encodeOptions, string[] inputs, string[] extra)
+    {
+        (int exit, string xml, string error) = Binxml(["decode", .. decodeOptions, .. inputs]);
+        Assert.True(exit == 0, error);
+        string dir = Directory.CreateTempSubdirectory().FullName;
+        // Messages are printed one after another; an indented one spans lines, each starts with "<s:Envelope".
+        string[] messages = xml.Split("<s:Envelope", StringSplitOptions.RemoveEmptyEntries).Select(m => "<s:Envelope" + m).ToArray();
+        string[] files = messages.Select((m, i) => { string f = Path.Combine(dir, $"m{i + 1}.xml"); File.WriteAllText(f, m); return f; }).ToArray();
+        string output = Path.Combine(dir, format == "nmf" ? "stream.bin" : "out");
+        (exit, _, error) = Binxml(["encode", "--format", format, "--output", output, "--output-format", "binary", .. encodeOptions, .. extra, .. files]);
+        Assert.True(exit == 0, error);
+        return format == "nmf" || files.Length == 1 && !Directory.Exists(output)
+            ? [File.ReadAllBytes(output)]
+            : files.Select(f => File.ReadAllBytes(Path.Combine(output, Path.GetFileNameWithoutExtension(f) + ".bin"))).ToArray();
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void DataContractSerializer_output_of_the_in_box_writer_encodes_back_byte_for_byte(bool session)
+    {
+        var order = new Order
+        {
+            Id = 1001, Customer = "Zoë — 東京", Placed = new DateTime(2026, 11, 1, 8, 30, 0, DateTimeKind.Utc), Total = 19.950m,
+            Weight = 2.5, Ratio = 0.1f, Paid = true, Key = new Guid("5f0e2b7c-1a2b-4c3d-9e8f-706152433401"),
+            Signature = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], Tags = [3, 1, 4, 1, 5, 9], Note = null, Window = TimeSpan.FromMinutes(90),
+            Big = long.MaxValue, Huge = ulong.MaxValue, Any = 5, Link = new Uri("http://example.org/a?b=c&d"),
+            Lines = [new Line { Sku = "A-100", Quantity = 2, Price = 9.975m }, new Line { Sku = "B-7", Quantity = 1, Price = 0m }],
+            Scores = [1.5, double.NaN, -0.0, 1e300], Flags = [true, false], Empty = [],
+        };
+        var writerSession = session ? new RecordingWriterSession() : null;
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, NbfsDictionary.Instance, writerSession))
+        {
+            new DataContractSerializer(typeof(Order)).WriteObject(w, order);
+        }
+        byte[] inBox = stream.ToArray();
+
+        string marked = BinaryXmlText.ToXml(inBox, NbfsDictionary.Instance, writerSession?.ToReaderSession(), markValueTypes: true);
+        Assert.Contains("t:type=\"int[]\"", marked);
+        Assert.Contains("i:nil=bool", marked);
+        if (session)
+        {
+            // DCS's strings are its own dictionary's: the XMLSchema-instance namespace and the type name "int", in
+            // MC-NBFS too, go to the session.
+            Assert.Contains("t:session=\"xmlns:i\"", marked);
+            Assert.Contains("i:type=sessionQname", marked);
+        }
+
+        var again = new ArrayBufferWriter<byte>();
+        using (var w = new BinaryXmlWriter(again, NbfsDictionary.Instance, session ? new RecordingWriterSession() : null))
+        {
+            new XmlEncoder(NbfsDictionary.Instance).Write(w, new StringReader(marked));
+        }
+        Assert.Equal(Convert.ToHexString(inBox), Convert.ToHexString(again.WrittenSpan));
+    }
+
+    [Fact]
+    public void Marks_take_a_prefix_the_document_does_not_use()
+    {
+        byte[] doc = Write(w =>
+        {
+            w.WriteStartElement("t", "a", "urn:t");
+            w.WriteXmlnsAttribute("t1", "urn:t1");
+            w.WriteStartElement("t1", "b", "urn:t1");
+            w.WriteValue(5);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        });
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
+        Assert.Equal("<t:a xmlns:t=\"urn:t\" xmlns:t1=\"urn:t1\" xmlns:t2=\"urn:binaryxml:types\"><t1:b t2:type=\"int\">5</t1:b></t:a>", marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+    }
+
+    [Fact]
+    public void Only_a_value_that_is_its_elements_only_content_is_marked()
+    {
+        byte[] doc = Write(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("mixed");
+            w.WriteValue(5);
+            w.WriteString("x");
+            w.WriteEndElement();
+            w.WriteStartElement("before");
+            w.WriteValue(true);
+            w.WriteStartElement("c");
+            w.WriteEndElement();
+            w.WriteEndElement();
+            w.WriteStartElement("one");
+            w.WriteValue(1.5);
+            w.WriteEndElement();
+            w.WriteStartElement("text");
+            w.WriteString("5");
+            w.WriteEndElement();
+            w.WriteStartElement("zero");
+            w.WriteValue(0);
+            w.WriteEndElement();
+            w.WriteStartElement("empty");
+            w.WriteBase64([], 0, 0);
+            w.WriteEndElement();
+            w.WriteEndElement();
+        });
+        Assert.Equal(
+            "<r xmlns:t=\"urn:binaryxml:types\"><mixed>5x</mixed><before>true<c></c></before><one t:type=\"float\">1.5</one><text>5</text><zero>0</zero><empty></empty></r>",
+            BinaryXmlText.ToXml(doc, markValueTypes: true));
+        Assert.Equal(BinaryXmlText.ToXml(doc), BinaryXmlText.ToXml(Encode(BinaryXmlText.ToXml(doc, markValueTypes: true))));
+    }
+
+    [Fact]
+    public void Marked_xml_escapes_what_an_xml_parser_would_normalize()
+    {
+        byte[] doc = Write(w =>
+        {
+            w.WriteStartElement("a");
+            w.WriteAttributeString("v", "x\ty\nz\r");
+            w.WriteString("1\r\n2\r");
+            w.WriteEndElement();
+        });
+        Assert.Equal("<a v=\"x\ty\nz\r\">1\r\n2\r</a>", BinaryXmlText.ToXml(doc));
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
+        Assert.Equal("<a v=\"x&#9;y&#10;z&#13;\" xmlns:t=\"urn:binaryxml:types\">1&#13;\n2&#13;</a>", marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+    }
+
+    [Fact]
+    public void An_array_with_attributes_is_not_marked()
+    {
+        // 03 Array: ShortElement "a", ShortAttribute "x"="y", EndElement, Int32TextWithEndElement, 2 items.
+        byte[] doc = [0x40, 0x01, 0x72, 0x03, 0x40, 0x01, 0x61, 0x04, 0x01, 0x78, 0x98, 0x01, 0x79, 0x01, 0x8D, 0x02, 1, 0, 0, 0, 2, 0, 0, 0, 0x01];
+        Assert.Equal("<r xmlns:t=\"urn:binaryxml:types\"><a x=\"y\">1</a><a x=\"y\">2</a></r>", BinaryXmlText.ToXml(doc, markValueTypes: true));
+    }
+
+    [Fact]
+    public void Names_written_inline_or_to_the_session_where_a_writer_would_not_are_marked()
+    {
+        var session = new RecordingWriterSession();
+        var other = new XmlDictionary();
+        byte[] doc = Write(w =>
+        {
+            // "Envelope" is in MC-NBFS: as a string it is written inline; as another dictionary's string, to the session.
+            w.WriteStartElement("s", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
+            w.WriteStartElement(null, other.Add("Body"), other.Add("urn:x"));
+            w.WriteEndElement();
+            w.WriteEndElement();
+        }, NbfsDictionary.Instance, session);
+        string marked = BinaryXmlText.ToXml(doc, NbfsDictionary.Instance, session.ToReaderSession(), markValueTypes: true);
+        Assert.Equal(
+            "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\" t:inline=\"s:Envelope xmlns:s\" xmlns:t=\"urn:binaryxml:types\"><Body xmlns=\"urn:x\" t:session=\"Body\"></Body></s:Envelope>",
+            marked);
+        var again = new ArrayBufferWriter<byte>();
+        using (var w = new BinaryXmlWriter(again, NbfsDictionary.Instance, new RecordingWriterSession()))
+        {
+            new XmlEncoder(NbfsDictionary.Instance).Write(w, new StringReader(marked));
+        }
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(again.WrittenSpan));
+    }
+
+    [Fact]
+    public void A_marked_document_keeps_plain_text_plain_where_encode_would_guess()
+    {
+        const string Envelope = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\" xmlns:a=\"http://www.w3.org/2005/08/addressing\"{0}><s:Header><a:Action>urn:do</a:Action></s:Header></s:Envelope>";
+        // Unmarked, Action's text is a dictionary string as WCF writes it; in a marked document it is what it says.
+        Assert.Contains("DictionaryText", Dump(EncodeFile(string.Format(Envelope, ""), "msbinsession1")));
+        Assert.DoesNotContain("DictionaryText", Dump(EncodeFile(string.Format(Envelope, " xmlns:t=\"urn:binaryxml:types\""), "msbinsession1")));
+    }
+
+    [Theory]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:type=\"integer\">5</a>", "'integer' is not a value type binxml knows")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:type=\"int\">five</a>", "'five' is not a int value")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:type=\"int\"/>", "'' is not a int value")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:colour=\"red\"/>", "'colour' is not a mark binxml knows")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:attributeTypes=\"b=int\"/>", "attributeTypes names 'b', which the element does not have")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" b=\"1\" t:attributeTypes=\"b\"/>", "'b' in attributeTypes is not name=type")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:inline=\"c\"/>", "inline names 'c', which the start tag does not have")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\"><b x=\"1\" t:type=\"int[]\">1</b></a>", "an array item (int[]) cannot have attributes")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\"><b t:type=\"int[]\">1<c/></b></a>", "an array item holds text only, not a Element")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\"><b t:type=\"int[]\">x</b></a>", "an item of the b array is not a int value")]
+    [InlineData("<a xmlns:t=\"urn:binaryxml:types\" t:type=\"qname\">p:b</a>", "the prefix of the qname 'p:b' is not declared")]
+    public void Encode_reports_a_bad_mark_with_its_line(string xml, string reason)
+    {
+        string file = WriteTemp("bad.xml", Encoding.UTF8.GetBytes("\n" + xml));
+        (int exit, _, string error) = Binxml("encode", "--format", "nbfx", file);
+        Assert.Equal(1, exit);
+        Assert.StartsWith("binxml: error: ", error);
+        Assert.Contains("bad.xml: ", error);
+        Assert.Contains(reason, error);
+        Assert.Contains("Line 2, position", error);
+    }
+
+    private static byte[] Write(Action<BinaryXmlWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        using (var w = new BinaryXmlWriter(output, dictionary, session)) write(w);
+        return output.WrittenSpan.ToArray();
+    }
+
+    private static byte[] Encode(string xml)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        using (var w = new BinaryXmlWriter(output)) new XmlEncoder(null).Write(w, new StringReader(xml));
+        return output.WrittenSpan.ToArray();
+    }
+
+    private static string EncodeFile(string xml, string format)
+    {
+        string file = WriteTemp("m.xml", Encoding.UTF8.GetBytes(xml));
+        string bin = Path.ChangeExtension(file, ".bin");
+        (int exit, _, string error) = Binxml("encode", "--format", format, "--output", bin, "--output-format", "binary", file);
+        Assert.True(exit == 0, error);
+        return bin;
+    }
+
+    private static string Dump(string file)
+    {
+        (int exit, string output, string error) = Binxml("dump", file);
+        Assert.True(exit == 0, error);
+        return output;
+    }
+
+    [DataContract(Namespace = "http://example.org/shop")]
+    public sealed class Order
+    {
+        [DataMember] public int Id { get; set; }
+        [DataMember] public string? Customer { get; set; }
+        [DataMember] public DateTime Placed { get; set; }
+        [DataMember] public decimal Total { get; set; }
+        [DataMember] public double Weight { get; set; }
+        [DataMember] public float Ratio { get; set; }
+        [DataMember] public bool Paid { get; set; }
+        [DataMember] public Guid Key { get; set; }
+        [DataMember] public byte[]? Signature { get; set; }
+        [DataMember] public int[]? Tags { get; set; }
+        [DataMember] public string? Note { get; set; }
+        [DataMember] public TimeSpan Window { get; set; }
+        [DataMember] public long Big { get; set; }
+        [DataMember] public ulong Huge { get; set; }
+        [DataMember] public object? Any { get; set; }
+        [DataMember] public Uri? Link { get; set; }
+        [DataMember] public List<Line>? Lines { get; set; }
+        [DataMember] public double[]? Scores { get; set; }
+        [DataMember] public bool[]? Flags { get; set; }
+        [DataMember] public long[]? Empty { get; set; }
+    }
+
+    [DataContract(Namespace = "http://example.org/shop")]
+    public sealed class Line
+    {
+        [DataMember] public string? Sku { get; set; }
+        [DataMember] public int Quantity { get; set; }
+        [DataMember] public decimal Price { get; set; }
+    }
+}
