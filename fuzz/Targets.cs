@@ -38,6 +38,7 @@ internal static class Targets
         new("nmf", input => NmfDecoder.Decode(input, out _, out _), 700_000),
         new("renderer", input => BinaryXmlText.ToXml(input, s_dictionary, Session()), 700_000),
         new("tool", Tool, 50_000),
+        new("marks", Marks, 500_000),
     ];
 
     /// <summary>Every token, every typed accessor that applies, names and namespaces, array copies, Skip, element reads in one call.</summary>
@@ -156,6 +157,81 @@ internal static class Targets
         var decoder = new BinaryMessageDecoder(session: true, dictionary: s_dictionary);
         decoder.ToXml(input);
     }
+
+    /// <summary>
+    /// <c>decode --types</c> then <c>encode</c>: marked XML that reads back as itself (what decode checks) and that a
+    /// writer takes is written to a document of the same XML (names, namespaces, attributes and text, the marks aside),
+    /// and that document, decoded and encoded again, gives the same bytes.
+    /// </summary>
+    private static void Marks(byte[] input)
+    {
+        string marked = BinaryXmlText.ToXml(input, s_dictionary, Session(), markValueTypes: true);
+        if (!BinaryXml.Tool.BinxmlApp.ReadsBackAsIs(marked)) return;
+        (byte[] Bytes, XmlBinaryReaderSession Session) written;
+        try
+        {
+            written = Encode(marked);
+        }
+        catch (Exception e) when (e is XmlException or InvalidOperationException or ArgumentException)
+        {
+            return; // not a document a writer writes (two root elements, an undeclared prefix, …)
+        }
+        try
+        {
+            string again = BinaryXmlText.ToXml(written.Bytes, s_dictionary, written.Session, markValueTypes: true);
+            if (!Infoset(again).SequenceEqual(Infoset(marked))) throw new InvalidOperationException("Marked XML written back is not the same XML:\n" + marked + "\n" + again);
+            if (!Encode(again).Bytes.AsSpan().SequenceEqual(written.Bytes)) throw new InvalidOperationException("Marked XML of what encode wrote does not encode to the same bytes:\n" + again);
+        }
+        catch (Exception e) when (e is XmlException or ArgumentException)
+        {
+            throw new InvalidOperationException("What encode wrote does not decode and encode again: " + marked, e);
+        }
+    }
+
+    /// <summary>Writes marked XML as <c>binxml encode</c> does, with a session of its own; returns the bytes and the session to read them.</summary>
+    private static (byte[] Bytes, XmlBinaryReaderSession Session) Encode(string xml)
+    {
+        var output = new System.Buffers.ArrayBufferWriter<byte>();
+        var session = new RecordingWriterSession();
+        using (var w = new BinaryXmlWriter(output, s_dictionary, session)) new BinaryXml.Tool.XmlEncoder(s_dictionary).Write(w, new StringReader(xml));
+        return (output.WrittenSpan.ToArray(), session.ToReaderSession());
+    }
+
+    /// <summary>
+    /// The XML's nodes as an XML parser reads them: names by namespace, values; namespace declarations and marks left
+    /// out. Numbers are compared by value: a DoubleText holding a float is written as FloatText, a FloatText holding an
+    /// integer as an integer record (as .NET does), whose texts differ.
+    /// </summary>
+    private static List<string> Infoset(string xml)
+    {
+        var nodes = new List<string>();
+        using XmlReader r = XmlReader.Create(new StringReader(xml), new XmlReaderSettings { CheckCharacters = false });
+        string? type = null;
+        while (r.Read())
+        {
+            if (r.NodeType == XmlNodeType.Whitespace && r.Depth == 0) continue;
+            // (A mark is on an element whose only content is its text.)
+            if (r.NodeType == XmlNodeType.Element) type = r.IsEmptyElement ? null : r.GetAttribute(ValueTypeMarks.Type, ValueTypeMarks.Namespace);
+            else if (r.NodeType == XmlNodeType.EndElement) type = null;
+            string value = r.NodeType == XmlNodeType.Text ? type switch
+            {
+                "float" or "float[]" => Number(XmlConvert.ToSingle(r.Value)),
+                "double" or "double[]" => Number(XmlConvert.ToDouble(r.Value)),
+                _ => r.Value,
+            } : r.Value;
+            nodes.Add($"{r.NodeType} {r.NamespaceURI} {r.LocalName} {value}");
+            for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
+            {
+                if (r.NamespaceURI is not (XmlnsNamespace or ValueTypeMarks.Namespace)) nodes.Add($"@{r.NamespaceURI} {r.LocalName}={r.Value}");
+            }
+        }
+        return nodes;
+    }
+
+    /// <summary>A float's or double's text as an integer's when it is one (.NET writes it as one), else as a double's.</summary>
+    private static string Number(double value) => Math.Floor(value) == value && Math.Abs(value) < 9.2e18
+        ? ((long)value).ToString(System.Globalization.CultureInfo.InvariantCulture)
+        : XmlConvert.ToString(value);
 
     private static readonly TextWriter s_null = TextWriter.Null;
 

@@ -107,7 +107,8 @@ public static class BinxmlApp
             foreach (DecodedMessage m in messages)
             {
                 string? indented = indent ? Indent(m.Xml) : null;
-                if (indent && indented is null) stderr.WriteLine($"binxml: {file}: a message at byte offset {m.Offset} is printed as it is, not indented: read back as XML it would not be the same (a comment holding '-->', a name that is not an XML name, a carriage return)");
+                if (indent && indented is null) stderr.WriteLine($"binxml: {file}: a message at byte offset {m.Offset} is printed as it is, not indented: read back as XML it would not be the same (a comment holding '-->', a name that is not an XML name, a carriage return){(types ? ": encode will not give its bytes" : "")}");
+                else if (types && !indent && !ReadsBackAsIs(m.Xml)) stderr.WriteLine($"binxml: {file}: a message at byte offset {m.Offset} would not read back as the same XML (a comment holding '-->', a name that is not an XML name): encode will not give its bytes");
                 stdout.WriteLine(indented ?? m.Xml);
             }
             if (failure is not null) throw Describe(file, decoding.Input, decoding.Compression, failure, format);
@@ -251,15 +252,21 @@ public static class BinxmlApp
     /// character reference that XML's reading would change. Written again without indenting, the XML read back must be
     /// the rendering character for character, so that indenting adds white space between tags and changes nothing else.
     /// </summary>
-    private static string? Indent(string xml)
+    private static string? Indent(string xml) => ReadsBackAsIs(xml) ? Rewrite(xml, indent: true) : null;
+
+    /// <summary>
+    /// Whether XML text read by an XML parser and written again (unindented) is the same text: nothing in it is lost or
+    /// normalized (a name that is not an XML name, a comment holding <c>--&gt;</c>, a carriage return not escaped).
+    /// </summary>
+    internal static bool ReadsBackAsIs(string xml)
     {
         try
         {
-            return Rewrite(xml, indent: false) == xml ? Rewrite(xml, indent: true) : null;
+            return Rewrite(xml, indent: false) == xml;
         }
-        catch (XmlException)
+        catch (Exception e) when (e is XmlException or ArgumentException)
         {
-            return null;
+            return false;
         }
     }
 
@@ -268,7 +275,7 @@ public static class BinxmlApp
         var settings = new XmlReaderSettings { ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false };
         var sb = new StringBuilder();
         using (XmlReader r = XmlReader.Create(new StringReader(xml), settings))
-        using (XmlWriter w = XmlWriter.Create(sb, new XmlWriterSettings { Indent = indent, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false, NewLineChars = "\n" }))
+        using (XmlWriter w = XmlWriter.Create(sb, new XmlWriterSettings { Indent = indent, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Fragment, CheckCharacters = false, NewLineChars = "\n", NewLineHandling = NewLineHandling.Entitize }))
         {
             w.WriteNode(r, defattr: true);
         }

@@ -165,7 +165,7 @@ public sealed class TypeMarkTests
         });
         Assert.Equal("<a v=\"x\ty\nz\r\">1\r\n2\r</a>", BinaryXmlText.ToXml(doc));
         string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
-        Assert.Equal("<a v=\"x&#9;y&#10;z&#13;\" xmlns:t=\"urn:binaryxml:types\">1&#13;\n2&#13;</a>", marked);
+        Assert.Equal("<a v=\"x&#x9;y&#xA;z&#xD;\" xmlns:t=\"urn:binaryxml:types\">1&#xD;\n2&#xD;</a>", marked);
         Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
     }
 

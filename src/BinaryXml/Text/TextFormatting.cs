@@ -190,8 +190,9 @@ internal static class TextFormatting
     /// <summary>
     /// Appends text escaped as MC-NBFX 2.2.3.13.1 says: in content <c>&amp; &lt; &gt;</c>; in a double-quoted
     /// attribute value <c>&amp; &lt; &quot;</c>; characters XML does not allow at all as <c>&amp;#N;</c>. With
-    /// <paramref name="exact"/>, also what an XML parser would normalize: a carriage return anywhere, a tab or line feed
-    /// in an attribute value.
+    /// <paramref name="exact"/>, also what an XML parser would normalize (a carriage return anywhere, a tab or line feed
+    /// in an attribute value), each as .NET's <see cref="XmlWriter"/> writes it with <see cref="NewLineHandling.Entitize"/>
+    /// (<c>&amp;#xD;</c>, <c>&amp;gt;</c> in attribute values too), so that XML read and written again is the same text.
     /// </summary>
     public static void AppendEscaped(StringBuilder sb, ReadOnlySpan<char> text, bool attribute, bool exact = false)
     {
@@ -202,11 +203,11 @@ internal static class TextFormatting
             {
                 case '&': sb.Append("&amp;"); continue;
                 case '<': sb.Append("&lt;"); continue;
-                case '>' when !attribute: sb.Append("&gt;"); continue;
+                case '>' when !attribute || exact: sb.Append("&gt;"); continue;
                 case '"' when attribute: sb.Append("&quot;"); continue;
-                case '\r' when exact: sb.Append("&#13;"); continue;
-                case '\t' when exact && attribute: sb.Append("&#9;"); continue;
-                case '\n' when exact && attribute: sb.Append("&#10;"); continue;
+                case '\r' when exact: sb.Append("&#xD;"); continue;
+                case '\t' when exact && attribute: sb.Append("&#x9;"); continue;
+                case '\n' when exact && attribute: sb.Append("&#xA;"); continue;
             }
             if (char.IsHighSurrogate(c) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
             {
@@ -215,6 +216,7 @@ internal static class TextFormatting
                 continue;
             }
             if (IsXmlChar(c)) sb.Append(c);
+            else if (exact) sb.Append("&#x").Append(((int)c).ToString("X", CultureInfo.InvariantCulture)).Append(';');
             else sb.Append("&#").Append(((int)c).ToString(CultureInfo.InvariantCulture)).Append(';');
         }
     }
