@@ -244,9 +244,10 @@ internal static class Targets
         // Both commands that read bytes, by the input's length; each says what it detected, then, for input it cannot
         // read, one line with the reason and the byte offset (anything else caught there would be a bug's exception;
         // a message --indent leaves as it is has a note before the line, or alone with exit 0).
-        // Decode with --indent every other time (inputs of a length divisible by four).
+        // Decode with --indent every other time (inputs of a length divisible by four), with --types every fourth time
+        // (lengths 2 more than a multiple of eight).
         string command = (input.Length & 1) == 0 ? "decode" : "dump";
-        string[] args = (input.Length & 3) == 0 ? [command, "--indent", file] : [command, file];
+        string[] args = (input.Length & 3) == 0 ? [command, "--indent", file] : (input.Length & 7) == 2 ? [command, "--types", file] : [command, file];
         int exit = BinaryXml.Tool.BinxmlApp.Run(args, s_null, error, () => Stream.Null);
         string last = error.ToString().TrimEnd('\n', '\r').Split('\n')[^1];
         if (exit != 0 && !(last.StartsWith("binxml: error: ", StringComparison.Ordinal) && last.Contains("(at byte offset ", StringComparison.Ordinal)))

@@ -203,6 +203,23 @@ public sealed class TypeMarkTests
     }
 
     [Fact]
+    public void Decode_says_when_a_marked_message_would_not_read_back()
+    {
+        // ShortElement "a b": a name that is not an XML name (an XML parser reads an element "a" with an attribute).
+        string file = WriteTemp("name.bin", [0x40, 0x03, 0x61, 0x20, 0x62, 0x01]);
+        (int exit, string output, string error) = Binxml("decode", "--format", "nbfx", "--types", file);
+        Assert.Equal(0, exit);
+        Assert.Equal("<a b xmlns:t=\"urn:binaryxml:types\"></a b>\n", output);
+        Assert.EndsWith("name.bin: a message at byte offset 0 would not read back as the same XML (a comment holding '-->', a name that is not an XML name): encode will not give its bytes\n", error);
+
+        string good = WriteTemp("good.bin", [0x40, 0x01, 0x61, 0x89, 0x05]);
+        (exit, output, error) = Binxml("decode", "--format", "nbfx", "--types", good);
+        Assert.Equal(0, exit);
+        Assert.Equal("<a t:type=\"int\" xmlns:t=\"urn:binaryxml:types\">5</a>\n", output);
+        Assert.Equal("", error);
+    }
+
+    [Fact]
     public void A_marked_document_keeps_plain_text_plain_where_encode_would_guess()
     {
         const string Envelope = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\" xmlns:a=\"http://www.w3.org/2005/08/addressing\"{0}><s:Header><a:Action>urn:do</a:Action></s:Header></s:Envelope>";

@@ -16,8 +16,11 @@ public static class BinaryXmlText
     /// <param name="session">The session for odd ids, or null.</param>
     /// <param name="options">Reader limits, or null for the defaults.</param>
     /// <param name="markValueTypes">
-    /// Whether to record which text records the values were, with the attributes <see cref="ValueTypeMarks"/>
-    /// describes, so that the XML written back with the same calls (as <c>binxml encode</c> does) gives the same records.
+    /// Whether to record which text records the values were, and which names were written inline or to the session
+    /// where a writer would not have, with the attributes <see cref="ValueTypeMarks"/> describes, so that the XML
+    /// written back with the same calls (as <c>binxml encode</c> does) gives the same records. Marked XML also escapes
+    /// what an XML parser would normalize (a carriage return; a tab or line feed in an attribute value) as .NET's
+    /// <see cref="XmlWriter"/> does.
     /// </param>
     /// <exception cref="BinaryXmlException">The input is malformed.</exception>
     public static string ToXml(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, BinaryXmlReaderOptions? options = null, bool markValueTypes = false)
