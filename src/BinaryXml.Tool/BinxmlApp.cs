@@ -39,9 +39,9 @@ public static class BinxmlApp
         decode.SetAction(result => Guard(stderr, () => Decode(
             result.GetValue(files)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), result.GetValue(indent), result.GetValue(types), stdout, stderr, stdin)));
 
-        var encodeFiles = new Argument<string[]>("FILE") { Description = "XML files, one message each, in order; '-' reads standard input.", Arity = ArgumentArity.OneOrMore };
+        var encodeFiles = new Argument<string[]>("FILE") { Description = "XML files, in order, each of one message or several (one top-level element each, as decode prints them); '-' reads standard input.", Arity = ArgumentArity.OneOrMore };
         var encodeFormat = new Option<MessageFormat>("--format", "-f") { Description = "nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Msbin1 };
-        var output = new Option<string?>("--output", "-o") { Description = "Where to write: a file (one message, or nmf), else a directory of <name>.bin files. Without it, hex on standard output." };
+        var output = new Option<string?>("--output", "-o") { Description = "Where to write: a file (one message, or nmf), else a directory of <name>.bin files (<name>-1.bin, … for a file of several). Without it, hex on standard output." };
         var outputEncoding = new Option<InputEncoding>("--output-format") { Description = "hex, base64 or binary (binary needs --output).", DefaultValueFactory = _ => InputEncoding.Hex };
         var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop text that is only white space (what decode --indent adds between tags)." };
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
@@ -166,22 +166,30 @@ public static class BinxmlApp
         IXmlDictionary? staticDictionary = XmlEncoder.DictionaryFor(format, dictionary);
         var xml = new XmlEncoder(staticDictionary, ignoreWhitespace);
         var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, dictionary: staticDictionary);
-        var messages = new List<(string File, byte[] Bytes)>();
+        // A file may hold several messages, one top-level element each (what decode prints for several).
+        var messages = new List<(string Name, byte[] Bytes)>();
         foreach (string file in files)
         {
             string text = file == "-" ? new StreamReader(stdin(), Encoding.UTF8).ReadToEnd() : File.ReadAllText(file, Encoding.UTF8);
-            byte[] bytes;
+            var fromFile = new List<byte[]>();
             try
             {
-                bytes = format == MessageFormat.Nbfx
-                    ? EncodeDocument(text, xml, staticDictionary)
-                    : encoder.WriteMessage(w => xml.Write(w, new StringReader(text)));
+                using XmlEncoder.MessageText m = xml.Open(new StringReader(text));
+                while (XmlEncoder.HasMessage(m))
+                {
+                    fromFile.Add(format == MessageFormat.Nbfx
+                        ? EncodeDocument(m, xml, staticDictionary)
+                        : encoder.WriteMessage(w => xml.Write(w, m)));
+                }
             }
             catch (XmlException e)
             {
-                throw new ToolException($"{file}: {e.Message}");
+                string message = fromFile.Count == 0 ? "" : $" (message {fromFile.Count + 1})";
+                throw new ToolException($"{file}{message}: {e.Message}");
             }
-            messages.Add((file, bytes));
+            if (fromFile.Count == 0) throw new ToolException($"{file}: there is no XML element.");
+            string stem = Path.GetFileNameWithoutExtension(file);
+            for (int i = 0; i < fromFile.Count; i++) messages.Add((fromFile.Count == 1 ? stem : $"{stem}-{i + 1}", fromFile[i]));
         }
         if (format == MessageFormat.Nmf)
         {
@@ -203,16 +211,15 @@ public static class BinxmlApp
         else
         {
             Directory.CreateDirectory(output);
-            foreach ((string file, byte[] bytes) in messages)
-                WriteOutput(Path.Combine(output, Path.GetFileNameWithoutExtension(file) + ".bin"), bytes, outputEncoding);
+            foreach ((string name, byte[] bytes) in messages) WriteOutput(Path.Combine(output, name + ".bin"), bytes, outputEncoding);
         }
         return Success;
     }
 
-    private static byte[] EncodeDocument(string text, XmlEncoder xml, IXmlDictionary? dictionary)
+    private static byte[] EncodeDocument(XmlEncoder.MessageText text, XmlEncoder xml, IXmlDictionary? dictionary)
     {
         var buffer = new ArrayBufferWriter<byte>();
-        using (var w = new BinaryXmlWriter(buffer, dictionary)) xml.Write(w, new StringReader(text));
+        using (var w = new BinaryXmlWriter(buffer, dictionary)) xml.Write(w, text);
         return buffer.WrittenSpan.ToArray();
     }
 

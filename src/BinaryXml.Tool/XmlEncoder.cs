@@ -32,15 +32,99 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         public bool HasText { get; set; }
     }
 
+    /// <summary>
+    /// XML text of one message or several, one after another: each top-level element is a message, with the comments
+    /// before it (the last, with the comments after it too). Read with <see cref="HasMessage"/> and <see cref="Write"/>.
+    /// </summary>
+    public sealed class MessageText(XmlReader reader) : IDisposable
+    {
+        public XmlReader Reader { get; } = reader;
+
+        /// <summary>The top-level comments read ahead, which belong to the next message (or, at the end, to the last).</summary>
+        public List<string> Comments { get; } = [];
+
+        /// <summary>Whether the reader is on the next message's element.</summary>
+        public bool OnElement { get; set; }
+
+        /// <summary>Whether the text before the first message has been read.</summary>
+        public bool Scanned { get; set; }
+
+        public void Dispose() => Reader.Dispose();
+    }
+
+    /// <summary>Opens XML text of one message or several.</summary>
+    public MessageText Open(TextReader xml)
+    {
+        var settings = new XmlReaderSettings
+        {
+            DtdProcessing = DtdProcessing.Prohibit, CheckCharacters = false, IgnoreProcessingInstructions = false,
+            IgnoreWhitespace = ignoreWhitespace, ConformanceLevel = ConformanceLevel.Fragment,
+        };
+        return new MessageText(XmlReader.Create(xml, settings));
+    }
+
+    /// <summary>Whether another message follows (a text of comments alone is one message).</summary>
+    public static bool HasMessage(MessageText m)
+    {
+        if (m.Scanned) return m.OnElement;
+        m.Scanned = true;
+        ReadToMessage(m, onNode: false);
+        return m.OnElement || m.Comments.Count > 0;
+    }
+
+    /// <summary>Writes XML text of one message (what <see cref="Write(BinaryXmlWriter, MessageText)"/> writes of a text of several).</summary>
     public void Write(BinaryXmlWriter w, TextReader xml)
     {
-        var settings = new XmlReaderSettings { DtdProcessing = DtdProcessing.Prohibit, CheckCharacters = false, IgnoreProcessingInstructions = false, IgnoreWhitespace = ignoreWhitespace };
-        using XmlReader r = XmlReader.Create(xml, settings);
+        using MessageText m = Open(xml);
+        if (!HasMessage(m)) throw new XmlException("There is no XML element.");
+        Write(w, m);
+        if (m.OnElement) throw Error(m.Reader, "a second top-level element: one message was expected");
+    }
+
+    /// <summary>
+    /// Reads on to the next message's element, collecting the top-level comments before it; at the end of the text,
+    /// leaves <see cref="MessageText.OnElement"/> false.
+    /// </summary>
+    private static void ReadToMessage(MessageText m, bool onNode)
+    {
+        XmlReader r = m.Reader;
+        while (onNode || r.Read())
+        {
+            onNode = false;
+            switch (r.NodeType)
+            {
+                case XmlNodeType.Element:
+                    m.OnElement = true;
+                    return;
+                case XmlNodeType.Comment:
+                    m.Comments.Add(r.Value);
+                    break;
+                case XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.XmlDeclaration:
+                    break;
+                case XmlNodeType.ProcessingInstruction:
+                    throw new XmlException($"Binary XML cannot hold the processing instruction '{r.Name}'.");
+                case XmlNodeType.DocumentType:
+                    throw new XmlException("Binary XML cannot hold a DTD.");
+                default:
+                    throw Error(r, $"{r.NodeType} outside the top-level element (each message is one element)");
+            }
+        }
+    }
+
+    /// <summary>Writes the next message (see <see cref="HasMessage"/>).</summary>
+    public void Write(BinaryXmlWriter w, MessageText m)
+    {
+        XmlReader r = m.Reader;
+        foreach (string comment in m.Comments) w.WriteComment(comment);
+        m.Comments.Clear();
+        if (!m.OnElement) return; // comments alone
+        m.OnElement = false;
         var open = new Stack<Content>();
         bool marked = false;
-        // After an array, the reader is already on the node that follows it.
-        bool onNext = false;
-        while (onNext || r.Read())
+        // The reader is on the message's element; after an array, on the node that follows it.
+        bool onNext = true;
+        bool done = false;
+        while (!done && (onNext || r.Read()))
         {
             onNext = false;
             switch (r.NodeType)
@@ -68,6 +152,7 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                         if (attributes.Count > 0) throw Error(r, $"an array item ({type}) cannot have attributes");
                         WriteArray(w, r, type);
                         onNext = true;
+                        done = open.Count == 0;
                         break;
                     }
                     // A name marked inline is written as a string, one marked session as a dictionary string of no
@@ -99,10 +184,9 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                     var content = new Content(type, !marked && s_addressing.Contains(ns) && local is "Action" or "To");
                     if (empty) EndElement(w, r, content);
                     else open.Push(content);
+                    done = open.Count == 0;
                     break;
                 }
-                case XmlNodeType.Whitespace when r.Depth == 0:
-                    break; // white space around the root (a file's final newline) is not content
                 case XmlNodeType.Text:
                 case XmlNodeType.CDATA:
                 case XmlNodeType.Whitespace:
@@ -121,18 +205,20 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                     break;
                 case XmlNodeType.EndElement:
                     EndElement(w, r, open.Pop());
+                    done = open.Count == 0;
                     break;
                 case XmlNodeType.Comment:
                     w.WriteComment(r.Value);
                     break;
-                case XmlNodeType.XmlDeclaration:
-                    break;
                 case XmlNodeType.ProcessingInstruction:
                     throw new XmlException($"Binary XML cannot hold the processing instruction '{r.Name}'.");
-                case XmlNodeType.DocumentType:
-                    throw new XmlException("Binary XML cannot hold a DTD.");
             }
         }
+        // The comments up to the next message's element are its; at the end of the text, this one's.
+        ReadToMessage(m, onNode: onNext);
+        if (m.OnElement) return;
+        foreach (string comment in m.Comments) w.WriteComment(comment);
+        m.Comments.Clear();
     }
 
     /// <summary>Ends an element; a typed one with no text has the empty value of its type (EmptyText for base64).</summary>

@@ -43,21 +43,40 @@ public sealed class TypeMarkTests
         Assert.NotEqual(File.ReadAllBytes(SamplePath("msbin1-request.bin")), plain);
     }
 
-    /// <summary>Decodes <paramref name="inputs"/>, writes each message's XML to a file, encodes them; returns the binary messages.</summary>
+    /// <summary>
+    /// Decodes <paramref name="inputs"/> into one file, as a user would (decode prints each message, one after
+    /// another), and encodes that file; returns the binary messages.
+    /// </summary>
     private static byte[][] RoundTrip(string format, string[] decodeOptions, string[] encodeOptions, string[] inputs, string[] extra)
     {
         (int exit, string xml, string error) = Binxml(["decode", .. decodeOptions, .. inputs]);
         Assert.True(exit == 0, error);
         string dir = Directory.CreateTempSubdirectory().FullName;
-        // Messages are printed one after another; an indented one spans lines, each starts with "<s:Envelope".
-        string[] messages = xml.Split("<s:Envelope", StringSplitOptions.RemoveEmptyEntries).Select(m => "<s:Envelope" + m).ToArray();
-        string[] files = messages.Select((m, i) => { string f = Path.Combine(dir, $"m{i + 1}.xml"); File.WriteAllText(f, m); return f; }).ToArray();
+        string file = Path.Combine(dir, "messages.xml");
+        File.WriteAllText(file, xml);
         string output = Path.Combine(dir, format == "nmf" ? "stream.bin" : "out");
-        (exit, _, error) = Binxml(["encode", "--format", format, "--output", output, "--output-format", "binary", .. encodeOptions, .. extra, .. files]);
+        (exit, _, error) = Binxml(["encode", "--format", format, "--output", output, "--output-format", "binary", .. encodeOptions, .. extra, file]);
         Assert.True(exit == 0, error);
-        return format == "nmf" || files.Length == 1 && !Directory.Exists(output)
-            ? [File.ReadAllBytes(output)]
-            : files.Select(f => File.ReadAllBytes(Path.Combine(output, Path.GetFileNameWithoutExtension(f) + ".bin"))).ToArray();
+        if (File.Exists(output)) return [File.ReadAllBytes(output)];
+        // Several messages from one file: messages-1.bin, messages-2.bin, …
+        return Enumerable.Range(1, inputs.Length).Select(i => File.ReadAllBytes(Path.Combine(output, $"messages-{i}.bin"))).ToArray();
+    }
+
+    [Fact]
+    public void A_file_of_several_messages_is_encoded_message_by_message()
+    {
+        // Top-level comments go with the message after them; those after the last, with the last.
+        string file = WriteTemp("two.xml", Encoding.UTF8.GetBytes("<?xml version=\"1.0\"?>\n<!--x--><a>1</a>\n<b/><!--y-->\n"));
+        (int exit, string hex, string error) = Binxml("encode", "--format", "nbfx", file);
+        Assert.True(exit == 0, error);
+        Assert.Equal("02 01 78 40 01 61 83\n40 01 62 01 02 01 79\n", hex);
+
+        (exit, _, error) = Binxml("encode", "--format", "nbfx", WriteTemp("text.xml", Encoding.UTF8.GetBytes("<a/>text")));
+        Assert.Equal(1, exit);
+        Assert.Contains("text.xml: Text outside the top-level element (each message is one element)", error);
+        (exit, _, error) = Binxml("encode", "--format", "nbfx", WriteTemp("empty.xml", []));
+        Assert.Equal(1, exit);
+        Assert.Contains("empty.xml: there is no XML element.", error);
     }
 
     [Theory]
