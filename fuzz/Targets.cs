@@ -205,7 +205,7 @@ internal static class Targets
     private static List<string> Infoset(string xml)
     {
         var nodes = new List<string>();
-        using XmlReader r = XmlReader.Create(new StringReader(xml), new XmlReaderSettings { CheckCharacters = false });
+        using XmlReader r = XmlReader.Create(new StringReader(xml), new XmlReaderSettings { CheckCharacters = false, ConformanceLevel = ConformanceLevel.Fragment });
         string? type = null;
         while (r.Read())
         {
