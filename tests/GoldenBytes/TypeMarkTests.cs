@@ -92,6 +92,9 @@ public sealed class TypeMarkTests
             Big = long.MaxValue, Huge = ulong.MaxValue, Any = 5, Link = new Uri("http://example.org/a?b=c&d"),
             Lines = [new Line { Sku = "A-100", Quantity = 2, Price = 9.975m }, new Line { Sku = "B-7", Quantity = 1, Price = 0m }],
             Scores = [1.5, double.NaN, -0.0, 1e300], Flags = [true, false], Empty = [],
+            // Long text and bytes: records of several buffers' length.
+            Body = string.Concat(Enumerable.Repeat("Zoë — 東京 ", 9000)), Blob = Enumerable.Range(0, 100_001).Select(i => (byte)i).ToArray(),
+            Local = new DateTime(2026, 3, 29, 1, 30, 0, DateTimeKind.Local),
         };
         var writerSession = session ? new RecordingWriterSession() : null;
         var stream = new MemoryStream();
@@ -101,7 +104,7 @@ public sealed class TypeMarkTests
         }
         byte[] inBox = stream.ToArray();
 
-        string marked = BinaryXmlText.ToXml(inBox, NbfsDictionary.Instance, writerSession?.ToReaderSession(), markValueTypes: true);
+        string marked = BinaryXmlText.ToXml(inBox, NbfsDictionary.Instance, writerSession?.ToReaderSession(), BinaryXmlReaderOptions.Trusted, markValueTypes: true);
         Assert.Contains("t:type=\"int[]\"", marked);
         Assert.Contains("i:nil=bool", marked);
         if (session)
@@ -323,6 +326,9 @@ public sealed class TypeMarkTests
         [DataMember] public double[]? Scores { get; set; }
         [DataMember] public bool[]? Flags { get; set; }
         [DataMember] public long[]? Empty { get; set; }
+        [DataMember] public string? Body { get; set; }
+        [DataMember] public byte[]? Blob { get; set; }
+        [DataMember] public DateTime Local { get; set; }
     }
 
     [DataContract(Namespace = "http://example.org/shop")]
