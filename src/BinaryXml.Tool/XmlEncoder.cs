@@ -375,7 +375,10 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                 case "timeSpan": w.WriteValue(XmlConvert.ToTimeSpan(text)); break;
                 case "guid": w.WriteValue(XmlConvert.ToGuid(text)); break;
                 case "uniqueId": w.WriteValue(new UniqueId(text)); break;
-                case "base64": w.WriteBase64(Convert.FromBase64String(text)); break;
+                case "base64":
+                    // White space separates records: each piece is one call (what decode --types shows of several).
+                    foreach (string piece in List(text).DefaultIfEmpty("")) w.WriteBase64(Convert.FromBase64String(piece));
+                    break;
                 default: throw Error(r, $"'{type}' is not a value type binxml knows ({Types})");
             }
         }

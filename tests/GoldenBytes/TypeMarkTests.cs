@@ -123,6 +123,30 @@ public sealed class TypeMarkTests
         Assert.Equal(Convert.ToHexString(inBox), Convert.ToHexString(again.WrittenSpan));
     }
 
+    [Theory]
+    [InlineData(4096)]
+    [InlineData(1000)]
+    [InlineData(2)]
+    public void Base64_written_in_several_calls_comes_back_in_the_same_records(int chunk)
+    {
+        // A streamed body: .NET's writer writes each call's whole groups of three bytes as a record.
+        byte[] data = Enumerable.Range(0, 10_001).Select(i => (byte)(i * 7)).ToArray();
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("Body");
+            for (int i = 0; i < data.Length; i += chunk) w.WriteBase64(data, i, Math.Min(chunk, data.Length - i));
+            w.WriteEndElement();
+        }
+        byte[] inBox = stream.ToArray();
+        string marked = BinaryXmlText.ToXml(inBox, options: BinaryXmlReaderOptions.Trusted, markValueTypes: true);
+        Assert.StartsWith("<Body t:type=\"base64\" xmlns:t=\"urn:binaryxml:types\">", marked);
+        Assert.Contains(' ', marked[50..]);
+        Assert.Equal(Convert.ToHexString(inBox), Convert.ToHexString(Encode(marked)));
+        // Unmarked, the records' texts are one value, as MC-NBFX renders them.
+        Assert.Equal("<Body>" + Convert.ToBase64String(data) + "</Body>", BinaryXmlText.ToXml(inBox, options: BinaryXmlReaderOptions.Trusted));
+    }
+
     [Fact]
     public void Marks_take_a_prefix_the_document_does_not_use()
     {

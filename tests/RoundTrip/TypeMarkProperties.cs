@@ -62,9 +62,8 @@ public sealed class TypeMarkProperties
 
     /// <summary>
     /// The document with what the marks cannot tell apart taken out: an element keeps a value only when it is its only
-    /// content (no text next to text or elements, no lists); base64 is written in one call (the records of several
-    /// calls read as one value); arrays are not next to each other (adjacent items of one name read as one array); NaNs
-    /// are .NET's NaN (a NaN's other bits have no text).
+    /// content (no text next to text or elements, no lists); arrays are not next to each other (adjacent items of one
+    /// name read as one array); NaNs are .NET's NaN (a NaN's other bits have no text).
     /// </summary>
     private static Elem SingleValues(Elem e)
     {
@@ -91,18 +90,12 @@ public sealed class TypeMarkProperties
         return e with { Attributes = attributes, Children = children };
     }
 
-    private static Node Canonical(Node n) => n switch
-    {
-        TextValue t => new TextValue(CanonicalValue(t.Value)!),
-        Base64Value b => b with { Splits = [] },
-        _ => n,
-    };
+    private static Node Canonical(Node n) => n is TextValue t ? new TextValue(CanonicalValue(t.Value)!) : n;
 
     private static object? CanonicalValue(object? value) => value switch
     {
         float f when float.IsNaN(f) => float.NaN,
         double d when double.IsNaN(d) => double.NaN,
-        Base64Value b => b with { Splits = [] },
         _ => value,
     };
 

@@ -93,10 +93,12 @@ public static class BinaryXmlText
         // Marked XML is meant to be read back by an XML parser: what it would normalize is escaped.
         bool exact = marks is not null;
         // A typed text record that is the first content of an element, held back until the next token tells whether
-        // it is the only content (and so can be marked on the start tag). Base64 is held across its records: .NET's
-        // writer writes one base64 value as several (whole groups of three bytes, then the rest).
+        // it is the only content (and so can be marked on the start tag). Base64 is held across its records (.NET's
+        // writer writes one call's bytes as whole groups, then the rest with the next call's or at the end); marked,
+        // its records' texts are separated by a space (the calls that write the same records).
         string? heldMark = null;
         StringBuilder? held = null;
+        List<int>? heldRecords = null;
         while (true)
         {
             node = reader.BytesConsumed;
@@ -108,12 +110,25 @@ public static class BinaryXmlText
                 if (heldMark == "base64" && reader.TokenType == BinaryXmlTokenType.Text && ValueTypeMarks.Of(reader.ValueType) == heldMark
                     && (held!.Length == 0 || held[^1] != '='))
                 {
-                    held!.Append(reader.GetString());
+                    (heldRecords ??= []).Add(held.Length);
+                    held.Append(reader.GetString());
                     continue;
                 }
-                CloseStartTag(output, ref inStartTag, marks, reader.TokenType == BinaryXmlTokenType.EndElement ? heldMark : null);
-                TextFormatting.AppendEscaped(output, held!.ToString(), attribute: false, exact);
+                bool only = reader.TokenType == BinaryXmlTokenType.EndElement;
+                CloseStartTag(output, ref inStartTag, marks, only ? heldMark : null);
+                string text = held!.ToString();
+                int from = 0;
+                if (only && heldRecords is not null)
+                {
+                    foreach (int start in heldRecords)
+                    {
+                        output.Append(text, from, start - from).Append(' ');
+                        from = start;
+                    }
+                }
+                TextFormatting.AppendEscaped(output, text.AsSpan(from), attribute: false, exact);
                 held.Clear();
+                heldRecords?.Clear();
                 heldMark = null;
             }
             switch (reader.TokenType)

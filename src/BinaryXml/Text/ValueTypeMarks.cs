@@ -7,7 +7,9 @@ namespace BinaryXml;
 /// </summary>
 /// <remarks>
 /// <list type="bullet">
-/// <item><c>t:type="int"</c> on an element whose content is one text record of that type (the text is the value);</item>
+/// <item><c>t:type="int"</c> on an element whose content is one text record of that type (the text is the value), or
+/// base64 records (their texts separated by a space: .NET's writer writes one record for each call's whole groups of
+/// three bytes, the rest with the next call's or at the end);</item>
 /// <item><c>t:attributeTypes="i:nil=bool z:Id=int"</c> on an element with attributes of those types, each named as
 /// it is written;</item>
 /// <item><c>t:type="int[]"</c> on every element rendered from one Array record (MC-NBFX 2.3.3);</item>
