@@ -200,7 +200,8 @@ internal static class Targets
     /// <summary>
     /// The XML's nodes as an XML parser reads them: names by namespace, values; namespace declarations and marks left
     /// out. Numbers are compared by value: a DoubleText holding a float is written as FloatText, a FloatText holding an
-    /// integer as an integer record (as .NET does), whose texts differ.
+    /// integer as an integer record (as .NET does), whose texts differ; base64 by its bytes' text, without the spaces
+    /// between records (a record of bytes that are not whole groups is written as two).
     /// </summary>
     private static List<string> Infoset(string xml)
     {
@@ -213,20 +214,24 @@ internal static class Targets
             // (A mark is on an element whose only content is its text.)
             if (r.NodeType == XmlNodeType.Element) type = r.IsEmptyElement ? null : r.GetAttribute(ValueTypeMarks.Type, ValueTypeMarks.Namespace);
             else if (r.NodeType == XmlNodeType.EndElement) type = null;
-            string value = r.NodeType == XmlNodeType.Text ? type switch
-            {
-                "float" or "float[]" => Number(XmlConvert.ToSingle(r.Value)),
-                "double" or "double[]" => Number(XmlConvert.ToDouble(r.Value)),
-                _ => r.Value,
-            } : r.Value;
-            nodes.Add($"{r.NodeType} {r.NamespaceURI} {r.LocalName} {value}");
+            nodes.Add($"{r.NodeType} {r.NamespaceURI} {r.LocalName} {(r.NodeType == XmlNodeType.Text ? Value(r.Value, type) : r.Value)}");
+            Dictionary<string, string> attributeTypes = (r.NodeType == XmlNodeType.Element ? r.GetAttribute(ValueTypeMarks.AttributeTypes, ValueTypeMarks.Namespace) : null)?
+                .Split(' ', StringSplitOptions.RemoveEmptyEntries).ToDictionary(e => e[..e.LastIndexOf('=')], e => e[(e.LastIndexOf('=') + 1)..]) ?? [];
             for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
             {
-                if (r.NamespaceURI is not (XmlnsNamespace or ValueTypeMarks.Namespace)) nodes.Add($"@{r.NamespaceURI} {r.LocalName}={r.Value}");
+                if (r.NamespaceURI is not (XmlnsNamespace or ValueTypeMarks.Namespace)) nodes.Add($"@{r.NamespaceURI} {r.LocalName}={Value(r.Value, attributeTypes.GetValueOrDefault(r.Name))}");
             }
         }
         return nodes;
     }
+
+    private static string Value(string text, string? type) => type switch
+    {
+        "float" or "float[]" => Number(XmlConvert.ToSingle(text)),
+        "double" or "double[]" => Number(XmlConvert.ToDouble(text)),
+        "base64" => string.Concat(text.Split(' ')),
+        _ => text,
+    };
 
     /// <summary>A float's or double's text as an integer's when it is one (.NET writes it as one), else as a double's.</summary>
     private static string Number(double value) => Math.Floor(value) == value && Math.Abs(value) < 9.2e18

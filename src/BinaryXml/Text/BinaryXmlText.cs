@@ -110,8 +110,9 @@ public static class BinaryXmlText
                 if (heldMark == "base64" && reader.TokenType == BinaryXmlTokenType.Text && ValueTypeMarks.Of(reader.ValueType) == heldMark
                     && (held!.Length == 0 || held[^1] != '='))
                 {
-                    (heldRecords ??= []).Add(held.Length);
-                    held.Append(reader.GetString());
+                    string more = reader.GetString();
+                    if (more.Length > 0) (heldRecords ??= []).Add(held.Length);
+                    held.Append(more);
                     continue;
                 }
                 bool only = reader.TokenType == BinaryXmlTokenType.EndElement;
