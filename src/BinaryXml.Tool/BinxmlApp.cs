@@ -43,7 +43,7 @@ public static class BinxmlApp
         var encodeFormat = new Option<MessageFormat>("--format", "-f") { Description = "nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Msbin1 };
         var output = new Option<string?>("--output", "-o") { Description = "Where to write: a file (one message, or nmf), else a directory of <name>.bin files (<name>-1.bin, … for a file of several). Without it, hex on standard output." };
         var outputEncoding = new Option<InputEncoding>("--output-format") { Description = "hex, base64 or binary (binary needs --output).", DefaultValueFactory = _ => InputEncoding.Hex };
-        var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop text that is only white space (what decode --indent adds between tags)." };
+        var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop white space between tags (what decode --indent adds); white space alone in an element stays its text." };
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
         var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
         {
@@ -259,7 +259,8 @@ public static class BinxmlApp
     /// character reference that XML's reading would change. Written again without indenting, the XML read back must be
     /// the rendering character for character, so that indenting adds white space between tags and changes nothing else.
     /// </summary>
-    private static string? Indent(string xml) => ReadsBackAsIs(xml) ? Rewrite(xml, indent: true) : null;
+    /// <summary>The XML indented, or null when it would not read back as the same XML (see <see cref="ReadsBackAsIs"/>).</summary>
+    internal static string? Indent(string xml) => ReadsBackAsIs(xml) ? Rewrite(xml, indent: true) : null;
 
     /// <summary>
     /// Whether XML text read by an XML parser and written again (unindented) is the same text: nothing in it is lost or

@@ -30,6 +30,9 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         public string? Type { get; } = type;
         public bool DictionaryText { get; } = dictionaryText;
         public bool HasText { get; set; }
+
+        /// <summary>Whether anything (text, an element, a comment) has been written in it.</summary>
+        public bool HasContent { get; set; }
     }
 
     /// <summary>
@@ -58,7 +61,7 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         var settings = new XmlReaderSettings
         {
             DtdProcessing = DtdProcessing.Prohibit, CheckCharacters = false, IgnoreProcessingInstructions = false,
-            IgnoreWhitespace = ignoreWhitespace, ConformanceLevel = ConformanceLevel.Fragment,
+            ConformanceLevel = ConformanceLevel.Fragment,
         };
         return new MessageText(XmlReader.Create(xml, settings));
     }
@@ -124,9 +127,18 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         // The reader is on the message's element; after an array, on the node that follows it.
         bool onNext = true;
         bool done = false;
+        // With ignoreWhitespace, white space alone in an element is its content (what an indenting writer leaves);
+        // beside anything else it is indentation, dropped.
+        string? heldWhitespace = null;
         while (!done && (onNext || r.Read()))
         {
             onNext = false;
+            if (heldWhitespace is not null)
+            {
+                if (r.NodeType == XmlNodeType.EndElement && open.TryPeek(out Content? only) && !only.HasContent) WriteText(w, r, only, heldWhitespace);
+                heldWhitespace = null;
+            }
+            if (r.NodeType is XmlNodeType.Element or XmlNodeType.Comment && open.TryPeek(out Content? parent)) parent.HasContent = true;
             switch (r.NodeType)
             {
                 case XmlNodeType.Element:
@@ -187,21 +199,14 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
                     done = open.Count == 0;
                     break;
                 }
+                case XmlNodeType.Whitespace when ignoreWhitespace:
+                    heldWhitespace = r.Value;
+                    break;
                 case XmlNodeType.Text:
                 case XmlNodeType.CDATA:
                 case XmlNodeType.Whitespace:
                 case XmlNodeType.SignificantWhitespace:
-                    if (open.TryPeek(out Content? c))
-                    {
-                        c.HasText = true;
-                        if (c.Type is string t) WriteTyped(w, r, t, r.Value);
-                        else if (c.DictionaryText) w.WriteString(Name(r.Value));
-                        else w.WriteString(r.Value);
-                    }
-                    else
-                    {
-                        w.WriteString(r.Value);
-                    }
+                    WriteText(w, r, open.Peek(), r.Value);
                     break;
                 case XmlNodeType.EndElement:
                     EndElement(w, r, open.Pop());
@@ -219,6 +224,15 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         if (m.OnElement) return;
         foreach (string comment in m.Comments) w.WriteComment(comment);
         m.Comments.Clear();
+    }
+
+    /// <summary>Writes text in an element: of its marked type, as dictionary text (Action and To unmarked), or as text.</summary>
+    private void WriteText(BinaryXmlWriter w, XmlReader r, Content c, string text)
+    {
+        c.HasText = c.HasContent = true;
+        if (c.Type is string t) WriteTyped(w, r, t, text);
+        else if (c.DictionaryText) w.WriteString(Name(text));
+        else w.WriteString(text);
     }
 
     /// <summary>Ends an element; a typed one with no text has the empty value of its type (EmptyText for base64).</summary>
@@ -271,13 +285,15 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
     /// Writes the element the reader is on and the consecutive siblings with the same name and mark as one Array
     /// record; leaves the reader on the node after them.
     /// </summary>
-    private static void WriteArray(BinaryXmlWriter w, XmlReader r, string mark)
+    private void WriteArray(BinaryXmlWriter w, XmlReader r, string mark)
     {
         string prefix = r.Prefix, local = r.LocalName, ns = r.NamespaceURI;
         var items = new List<string>();
         do
         {
             items.Add(ReadItem(r));
+            // (Indentation between items.)
+            while (ignoreWhitespace && r.NodeType == XmlNodeType.Whitespace) r.Read();
         }
         while (r.NodeType == XmlNodeType.Element && r.LocalName == local && r.NamespaceURI == ns && r.Prefix == prefix
             && r.GetAttribute(ValueTypeMarks.Type, ValueTypeMarks.Namespace) == mark && !HasAttributes(r));

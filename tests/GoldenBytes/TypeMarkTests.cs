@@ -148,6 +148,30 @@ public sealed class TypeMarkTests
     }
 
     [Fact]
+    public void Indented_xml_with_ignore_whitespace_keeps_white_space_that_is_an_elements_text()
+    {
+        byte[] doc = Write(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteElementString("a", " ");
+            w.WriteElementValue("b", 5);
+            w.WriteStartElement("c");
+            w.WriteStartElement("d");
+            w.WriteString(" \n ");
+            w.WriteEndElement();
+            w.WriteEndElement();
+            w.WriteEndElement();
+        });
+        (int exit, string xml, string error) = Binxml("decode", "--format", "nbfx", "--types", "--indent", WriteTemp("ws.bin", doc));
+        Assert.True(exit == 0, error);
+        Assert.Equal("<r xmlns:t=\"urn:binaryxml:types\">\n  <a> </a>\n  <b t:type=\"int\">5</b>\n  <c>\n    <d> \n </d>\n  </c>\n</r>\n", xml);
+        string file = WriteTemp("ws.xml", Encoding.UTF8.GetBytes(xml));
+        (exit, string hex, error) = Binxml("encode", "--format", "nbfx", "--ignore-whitespace", file);
+        Assert.True(exit == 0, error);
+        Assert.Equal(Convert.ToHexString(doc), hex.Trim().Replace(" ", "", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Marks_take_a_prefix_the_document_does_not_use()
     {
         byte[] doc = Write(w =>

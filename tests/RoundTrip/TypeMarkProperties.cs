@@ -39,6 +39,12 @@ public sealed class TypeMarkProperties
             string marked = BinaryXmlText.ToXml(bytes, context.Dictionary, session, s_options, markValueTypes: true);
             (byte[] again, _) = Encode(marked, context);
             Assert.Equal(Convert.ToHexString(bytes), Convert.ToHexString(again));
+            // Indented (decode --types --indent) and written back dropping the indentation (encode --ignore-whitespace).
+            if (BinxmlApp.Indent(marked) is string indented)
+            {
+                (byte[] fromIndented, _) = Encode(indented, context, ignoreWhitespace: true);
+                Assert.Equal(Convert.ToHexString(bytes), Convert.ToHexString(fromIndented));
+            }
         }), 500);
     }
 
@@ -52,11 +58,11 @@ public sealed class TypeMarkProperties
     }
 
     /// <summary>Writes marked XML as <c>binxml encode</c> does, with the document's dictionary and a session of its own.</summary>
-    private static (byte[] Bytes, XmlBinaryReaderSession? Session) Encode(string xml, ScriptContext context)
+    private static (byte[] Bytes, XmlBinaryReaderSession? Session) Encode(string xml, ScriptContext context, bool ignoreWhitespace = false)
     {
         RecordingWriterSession? session = context.CreateWriterSession();
         var output = new ArrayBufferWriter<byte>();
-        using (var w = new BinaryXmlWriter(output, context.Dictionary, session)) new XmlEncoder(context.Dictionary).Write(w, new StringReader(xml));
+        using (var w = new BinaryXmlWriter(output, context.Dictionary, session)) new XmlEncoder(context.Dictionary, ignoreWhitespace).Write(w, new StringReader(xml));
         return (output.WrittenSpan.ToArray(), session?.ToReaderSession());
     }
 
