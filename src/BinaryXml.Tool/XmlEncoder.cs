@@ -9,14 +9,13 @@ namespace BinaryXml.Tool;
 /// records), except the WS-Addressing Action and To values, which are dictionary strings. The marks that
 /// <c>decode --types</c> writes (<see cref="ValueTypeMarks"/>) choose the records of values: <c>t:type</c> an
 /// element's content's (or, with <c>[]</c>, consecutive elements' as one Array record), <c>t:attributeTypes</c> its
-/// attributes'. A document whose top-level element declares the marks' namespace marks all its values: its unmarked
-/// text is text, Action and To included. The marks are not written.
+/// attributes'; <c>t:inline</c> and <c>t:session</c> the names written inline or to the session. A document whose
+/// top-level element declares the marks' namespace marks all its values: its unmarked text is text, Action and To
+/// included. The marks are not written.
 /// </summary>
-internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWhitespace = false)
+internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWhitespace = false)
 {
     private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
-    private const string Types = "int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64, dictionary, qname, sessionDictionary, sessionQname; for arrays bool[], short[], int[], long[], float[], double[], decimal[], dateTime[], timeSpan[], guid[]";
-
     private static readonly HashSet<string> s_addressing = ["http://www.w3.org/2005/08/addressing", "http://schemas.xmlsoap.org/ws/2004/08/addressing"];
     private readonly XmlDictionary _names = new();
 
@@ -33,85 +32,6 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
 
         /// <summary>Whether anything (text, an element, a comment) has been written in it.</summary>
         public bool HasContent { get; set; }
-    }
-
-    /// <summary>
-    /// XML text of one message or several, one after another: each top-level element is a message, with the comments
-    /// before it (the last, with the comments after it too). Read with <see cref="HasMessage"/> and <see cref="Write"/>.
-    /// </summary>
-    public sealed class MessageText(XmlReader reader) : IDisposable
-    {
-        public XmlReader Reader { get; } = reader;
-
-        /// <summary>The top-level comments read ahead, which belong to the next message (or, at the end, to the last).</summary>
-        public List<string> Comments { get; } = [];
-
-        /// <summary>Whether the reader is on the next message's element.</summary>
-        public bool OnElement { get; set; }
-
-        /// <summary>Whether the text before the first message has been read.</summary>
-        public bool Scanned { get; set; }
-
-        public void Dispose() => Reader.Dispose();
-    }
-
-    /// <summary>Opens XML text of one message or several.</summary>
-    public MessageText Open(TextReader xml)
-    {
-        var settings = new XmlReaderSettings
-        {
-            DtdProcessing = DtdProcessing.Prohibit, CheckCharacters = false, IgnoreProcessingInstructions = false,
-            ConformanceLevel = ConformanceLevel.Fragment,
-        };
-        return new MessageText(XmlReader.Create(xml, settings));
-    }
-
-    /// <summary>Whether another message follows (a text of comments alone is one message).</summary>
-    public static bool HasMessage(MessageText m)
-    {
-        if (m.Scanned) return m.OnElement;
-        m.Scanned = true;
-        ReadToMessage(m, onNode: false);
-        return m.OnElement || m.Comments.Count > 0;
-    }
-
-    /// <summary>Writes XML text of one message (what <see cref="Write(BinaryXmlWriter, MessageText)"/> writes of a text of several).</summary>
-    public void Write(BinaryXmlWriter w, TextReader xml)
-    {
-        using MessageText m = Open(xml);
-        if (!HasMessage(m)) throw new XmlException("There is no XML element.");
-        Write(w, m);
-        if (m.OnElement) throw Error(m.Reader, "a second top-level element: one message was expected");
-    }
-
-    /// <summary>
-    /// Reads on to the next message's element, collecting the top-level comments before it; at the end of the text,
-    /// leaves <see cref="MessageText.OnElement"/> false.
-    /// </summary>
-    private static void ReadToMessage(MessageText m, bool onNode)
-    {
-        XmlReader r = m.Reader;
-        while (onNode || r.Read())
-        {
-            onNode = false;
-            switch (r.NodeType)
-            {
-                case XmlNodeType.Element:
-                    m.OnElement = true;
-                    return;
-                case XmlNodeType.Comment:
-                    m.Comments.Add(r.Value);
-                    break;
-                case XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace or XmlNodeType.XmlDeclaration:
-                    break;
-                case XmlNodeType.ProcessingInstruction:
-                    throw new XmlException($"Binary XML cannot hold the processing instruction '{r.Name}'.");
-                case XmlNodeType.DocumentType:
-                    throw new XmlException("Binary XML cannot hold a DTD.");
-                default:
-                    throw Error(r, $"{r.NodeType} outside the top-level element (each message is one element)");
-            }
-        }
     }
 
     /// <summary>Writes the next message (see <see cref="HasMessage"/>).</summary>
@@ -242,21 +162,6 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
         w.WriteEndElement();
     }
 
-    private static void ReadMark(XmlReader r, ref string? type, ref string? attributeTypes, ref string? inline, ref string? session)
-    {
-        switch (r.LocalName)
-        {
-            case ValueTypeMarks.Type: type = r.Value; break;
-            case ValueTypeMarks.AttributeTypes: attributeTypes = r.Value; break;
-            case ValueTypeMarks.Inline: inline = r.Value; break;
-            case ValueTypeMarks.Session: session = r.Value; break;
-            default: throw Error(r, $"'{r.LocalName}' is not a mark binxml knows ({ValueTypeMarks.Type}, {ValueTypeMarks.AttributeTypes}, {ValueTypeMarks.Inline}, {ValueTypeMarks.Session}) in {ValueTypeMarks.Namespace}");
-        }
-    }
-
-    /// <summary>The entries of a list mark, separated by white space.</summary>
-    private static string[] List(string value) => value.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries);
-
     private static string QName(string prefix, string local) => prefix.Length == 0 ? local : prefix + ":" + local;
 
     /// <summary>How a <c>t:inline</c> mark names the declaration of a prefix.</summary>
@@ -265,144 +170,6 @@ internal sealed class XmlEncoder(IXmlDictionary? staticDictionary, bool ignoreWh
     /// <summary>The namespace of a dictionary-named element or attribute: not a static dictionary string when its declaration in this start tag is marked.</summary>
     private XmlDictionaryString? Namespace(string ns, string prefix, HashSet<string> inline, HashSet<string> session)
         => ns.Length == 0 ? null : Name(ns, notStatic: inline.Contains(Declaration(prefix)) || session.Contains(Declaration(prefix)));
-
-    /// <summary>Gives the attributes that <c>t:attributeTypes</c> names (<c>name=type</c> pairs, names as written) their types.</summary>
-    private static void ApplyAttributeTypes(XmlReader r, string list, List<(string Prefix, string Local, string Ns, string Value, string? Type)> attributes)
-    {
-        foreach (string entry in List(list))
-        {
-            int equals = entry.LastIndexOf('=');
-            if (equals <= 0) throw Error(r, $"'{entry}' in {ValueTypeMarks.AttributeTypes} is not name=type");
-            string name = entry[..equals], type = entry[(equals + 1)..];
-            int i = attributes.FindIndex(a => QName(a.Prefix, a.Local) == name);
-            if (i < 0) throw Error(r, $"{ValueTypeMarks.AttributeTypes} names '{name}', which the element does not have");
-            if (type.EndsWith("[]", StringComparison.Ordinal)) throw Error(r, $"an attribute cannot be an array ({type})");
-            attributes[i] = attributes[i] with { Type = type };
-        }
-    }
-
-    /// <summary>
-    /// Writes the element the reader is on and the consecutive siblings with the same name and mark as one Array
-    /// record; leaves the reader on the node after them.
-    /// </summary>
-    private void WriteArray(BinaryXmlWriter w, XmlReader r, string mark)
-    {
-        string prefix = r.Prefix, local = r.LocalName, ns = r.NamespaceURI;
-        var items = new List<string>();
-        do
-        {
-            items.Add(ReadItem(r));
-            // (Indentation between items.)
-            while (ignoreWhitespace && r.NodeType == XmlNodeType.Whitespace) r.Read();
-        }
-        while (r.NodeType == XmlNodeType.Element && r.LocalName == local && r.NamespaceURI == ns && r.Prefix == prefix
-            && r.GetAttribute(ValueTypeMarks.Type, ValueTypeMarks.Namespace) == mark && !HasAttributes(r));
-        string? p = prefix.Length == 0 ? null : prefix;
-        string? n = ns.Length == 0 ? null : ns;
-        try
-        {
-            switch (mark)
-            {
-                case "bool[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToBoolean).ToArray()); break;
-                case "short[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToInt16).ToArray()); break;
-                case "int[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToInt32).ToArray()); break;
-                case "long[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToInt64).ToArray()); break;
-                case "float[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToSingle).ToArray()); break;
-                case "double[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToDouble).ToArray()); break;
-                case "decimal[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToDecimal).ToArray()); break;
-                case "dateTime[]": w.WriteArray(p, local, n, items.Select(s => XmlConvert.ToDateTime(s, XmlDateTimeSerializationMode.RoundtripKind)).ToArray()); break;
-                case "timeSpan[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToTimeSpan).ToArray()); break;
-                case "guid[]": w.WriteArray(p, local, n, items.Select(XmlConvert.ToGuid).ToArray()); break;
-                default: throw Error(r, $"'{mark}' is not a value type binxml knows ({Types})");
-            }
-        }
-        catch (Exception e) when (e is FormatException or OverflowException)
-        {
-            throw Error(r, $"an item of the {local} array is not a {mark[..^2]} value: {e.Message}");
-        }
-    }
-
-    private static bool HasAttributes(XmlReader r)
-    {
-        for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
-        {
-            if (r.NamespaceURI is not (XmlnsNamespace or ValueTypeMarks.Namespace))
-            {
-                r.MoveToElement();
-                return true;
-            }
-        }
-        r.MoveToElement();
-        return false;
-    }
-
-    /// <summary>An array item's text: the element the reader is on holds text only; leaves the reader after it.</summary>
-    private static string ReadItem(XmlReader r)
-    {
-        if (r.IsEmptyElement)
-        {
-            r.Read();
-            return "";
-        }
-        var text = new System.Text.StringBuilder();
-        while (r.Read() && r.NodeType != XmlNodeType.EndElement)
-        {
-            if (r.NodeType is not (XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace))
-                throw Error(r, $"an array item holds text only, not a {r.NodeType}");
-            text.Append(r.Value);
-        }
-        r.Read();
-        return text.ToString();
-    }
-
-    private void WriteTyped(BinaryXmlWriter w, XmlReader r, string type, string text)
-    {
-        switch (type)
-        {
-            case "dictionary" or "sessionDictionary":
-                w.WriteString(Name(text, notStatic: type == "sessionDictionary"));
-                return;
-            case "qname" or "sessionQname":
-                int colon = text.IndexOf(':');
-                string prefix = colon < 0 ? "" : text[..colon], local = text[(colon + 1)..];
-                string ns = r.LookupNamespace(prefix) ?? throw Error(r, $"the prefix of the qname '{text}' is not declared");
-                w.WriteQualifiedName(Name(local, notStatic: type == "sessionQname"), Name(ns));
-                return;
-            default:
-                WriteValue(w, r, type, text);
-                return;
-        }
-    }
-
-    private static void WriteValue(BinaryXmlWriter w, XmlReader r, string type, string text)
-    {
-        try
-        {
-            switch (type)
-            {
-                case "int": w.WriteValue(XmlConvert.ToInt32(text)); break;
-                case "long": w.WriteValue(XmlConvert.ToInt64(text)); break;
-                case "ulong": w.WriteValue(XmlConvert.ToUInt64(text)); break;
-                case "bool": w.WriteValue(XmlConvert.ToBoolean(text)); break;
-                case "float": w.WriteValue(XmlConvert.ToSingle(text)); break;
-                case "double": w.WriteValue(XmlConvert.ToDouble(text)); break;
-                case "decimal": w.WriteValue(XmlConvert.ToDecimal(text)); break;
-                case "dateTime": w.WriteValue(XmlConvert.ToDateTime(text, XmlDateTimeSerializationMode.RoundtripKind)); break;
-                case "timeSpan": w.WriteValue(XmlConvert.ToTimeSpan(text)); break;
-                case "guid": w.WriteValue(XmlConvert.ToGuid(text)); break;
-                case "uniqueId": w.WriteValue(new UniqueId(text)); break;
-                case "base64":
-                    // White space separates records: each piece is one call (what decode --types shows of several).
-                    foreach (string piece in List(text).DefaultIfEmpty("")) w.WriteBase64(Convert.FromBase64String(piece));
-                    break;
-                default: throw Error(r, $"'{type}' is not a value type binxml knows ({Types})");
-            }
-        }
-        catch (Exception e) when (e is FormatException or OverflowException)
-        {
-            throw Error(r, $"'{text}' is not a {type} value: {e.Message}");
-        }
-    }
 
     /// <summary>An error in the XML, at the reader's line and position.</summary>
     private static XmlException Error(XmlReader r, string reason)
