@@ -36,6 +36,35 @@ public sealed class TypeMarkTests
     }
 
     [Fact]
+    public void A_reply_stream_decoded_with_types_encodes_to_the_same_bytes()
+    {
+        // The reply direction of a net.tcp stream: PreambleAck, then the envelopes of its own session, then End.
+        var encoder = new BinaryMessageEncoder(session: true, dictionary: NbfsDictionary.Instance);
+        var stream = new ArrayBufferWriter<byte>();
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(stream);
+        nmf.WritePreambleAck();
+        foreach (int id in new[] { 1001, 1002 })
+        {
+            nmf.WriteSizedEnvelope(encoder.WriteMessage(w =>
+            {
+                w.WriteStartElement("s", Nbfs("Envelope"), Nbfs("http://www.w3.org/2003/05/soap-envelope"));
+                w.WriteStartElement("s", Nbfs("Body"), Nbfs("http://www.w3.org/2003/05/soap-envelope"));
+                w.WriteElementValue("GetOrderResult", id);
+                w.WriteEndElement();
+                w.WriteEndElement();
+            }));
+        }
+        nmf.WriteEnd();
+        byte[] captured = stream.WrittenSpan.ToArray();
+        byte[] encoded = RoundTrip("nmf", ["--types"], ["--reply"], [WriteTemp("reply.bin", captured)], [])[0];
+        Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
+
+        (int exit, _, string error) = Binxml("encode", "--format", "msbin1", "--reply", WriteTemp("m.xml", Encoding.UTF8.GetBytes("<a/>")));
+        Assert.Equal(1, exit);
+        Assert.Contains("--reply is a direction of an nmf stream", error);
+    }
+
+    [Fact]
     public void Without_types_the_samples_do_not_come_back_byte_for_byte()
     {
         // What the marks are for: the plain XML encodes to the same XML but not to the same records.
@@ -320,6 +349,8 @@ public sealed class TypeMarkTests
         Assert.Contains(reason, error);
         Assert.Contains("Line 2, position", error);
     }
+
+    private static XmlDictionaryString Nbfs(string value) => NbfsDictionary.Instance.TryLookup(value, out XmlDictionaryString? s) ? s : throw new ArgumentException(value);
 
     private static byte[] Write(Action<BinaryXmlWriter> write, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
