@@ -43,16 +43,17 @@ public static class BinxmlApp
         var encodeFormat = new Option<MessageFormat>("--format", "-f") { Description = "nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Msbin1 };
         var output = new Option<string?>("--output", "-o") { Description = "Where to write: a file (one message, or nmf), else a directory of <name>.bin files (<name>-1.bin, … for a file of several). Without it, hex on standard output." };
         var outputEncoding = new Option<InputEncoding>("--output-format") { Description = "hex, base64 or binary (binary needs --output).", DefaultValueFactory = _ => InputEncoding.Hex };
+        var compress = new Option<MessageCompression>("--compress") { Description = "None, gzip or deflate: each message compressed (an nmf stream announces it as WCF does, application/soap+msbinsession1+gzip).", DefaultValueFactory = _ => MessageCompression.None };
         var reply = new Option<bool>("--reply") { Description = "With --format nmf: the reply direction (PreambleAck, the envelopes, End) instead of the request's preamble." };
         var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop white space between tags (what decode --indent adds); white space alone in an element stays its text." };
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
         var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
         {
-            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, reply, ignoreWhitespace,
+            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, reply, compress, ignoreWhitespace,
         };
         encode.SetAction(result => Guard(stderr, () => Encode(
             result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding),
-            result.GetValue(via)!, result.GetValue(reply), result.GetValue(ignoreWhitespace), stdout, stdin)));
+            result.GetValue(via)!, result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), stdout, stdin)));
 
         var dumpFile = new Argument<string[]>("FILE") { Description = "Input files, in order (consecutive messages of one session direction).", Arity = ArgumentArity.OneOrMore };
         var dump = new Command("dump", "List every record: offset, type byte, record name, value and raw bytes; StringTables with the ids they assign.")
@@ -160,15 +161,17 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, bool reply, bool ignoreWhitespace, TextWriter stdout, Func<Stream> stdin)
+    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, bool reply, MessageCompression compress, bool ignoreWhitespace, TextWriter stdout, Func<Stream> stdin)
     {
         if (format == MessageFormat.Auto) throw new ToolException("encode needs --format nbfx, msbin1, msbinsession1 or nmf.");
         if (reply && format != MessageFormat.Nmf) throw new ToolException("--reply is a direction of an nmf stream: give --format nmf.");
+        // A reply has no preamble to announce its encoding: its envelopes are read as msbinsession1, not compressed.
+        if (reply && compress != MessageCompression.None) throw new ToolException("--reply with --compress: a reply stream has no encoding record to announce compression.");
         if (outputEncoding == InputEncoding.Binary && output is null) throw new ToolException("binary output needs --output FILE.");
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
         IXmlDictionary? staticDictionary = XmlEncoder.DictionaryFor(format, dictionary);
         var xml = new XmlEncoder(staticDictionary, ignoreWhitespace);
-        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, dictionary: staticDictionary);
+        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, compress, dictionary: staticDictionary);
         // A file may hold several messages, one top-level element each (what decode prints for several).
         var messages = new List<(string Name, byte[] Bytes)>();
         foreach (string file in files)
@@ -181,7 +184,7 @@ public static class BinxmlApp
                 while (XmlEncoder.HasMessage(m))
                 {
                     fromFile.Add(format == MessageFormat.Nbfx
-                        ? EncodeDocument(m, xml, staticDictionary)
+                        ? EncodeDocument(m, xml, staticDictionary, compress)
                         : encoder.WriteMessage(w => xml.Write(w, m)));
                 }
             }
@@ -199,7 +202,8 @@ public static class BinxmlApp
             var stream = new ArrayBufferWriter<byte>();
             var nmf = new NmfWriter(stream);
             if (reply) nmf.WritePreambleAck();
-            else nmf.WritePreamble(NmfMode.Duplex, via, NmfKnownEncoding.Soap12BinarySession);
+            else if (compress == MessageCompression.None) nmf.WritePreamble(NmfMode.Duplex, via, NmfKnownEncoding.Soap12BinarySession);
+            else nmf.WritePreamble(NmfMode.Duplex, via, encoder.ContentType);
             foreach ((_, byte[] bytes) in messages) nmf.WriteSizedEnvelope(bytes);
             nmf.WriteEnd();
             messages = [("stream", stream.WrittenSpan.ToArray())];
@@ -220,11 +224,11 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static byte[] EncodeDocument(XmlEncoder.MessageText text, XmlEncoder xml, IXmlDictionary? dictionary)
+    private static byte[] EncodeDocument(XmlEncoder.MessageText text, XmlEncoder xml, IXmlDictionary? dictionary, MessageCompression compress)
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var w = new BinaryXmlWriter(buffer, dictionary)) xml.Write(w, text);
-        return buffer.WrittenSpan.ToArray();
+        return compress == MessageCompression.None ? buffer.WrittenSpan.ToArray() : MessageCompressor.Compress(buffer.WrittenSpan, compress);
     }
 
     private static void WriteOutput(string path, byte[] bytes, InputEncoding encoding)

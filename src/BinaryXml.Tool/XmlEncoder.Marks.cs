@@ -25,13 +25,14 @@ internal sealed partial class XmlEncoder
     /// <summary>Gives the attributes that <c>t:attributeTypes</c> names (<c>name=type</c> pairs, names as written) their types.</summary>
     private static void ApplyAttributeTypes(XmlReader r, string list, List<(string Prefix, string Local, string Ns, string Value, string? Type)> attributes)
     {
+        var byName = new Dictionary<string, int>();
+        for (int a = 0; a < attributes.Count; a++) byName.TryAdd(QName(attributes[a].Prefix, attributes[a].Local), a);
         foreach (string entry in List(list))
         {
             int equals = entry.LastIndexOf('=');
             if (equals <= 0) throw Error(r, $"'{entry}' in {ValueTypeMarks.AttributeTypes} is not name=type");
             string name = entry[..equals], type = entry[(equals + 1)..];
-            int i = attributes.FindIndex(a => QName(a.Prefix, a.Local) == name);
-            if (i < 0) throw Error(r, $"{ValueTypeMarks.AttributeTypes} names '{name}', which the element does not have");
+            if (!byName.TryGetValue(name, out int i)) throw Error(r, $"{ValueTypeMarks.AttributeTypes} names '{name}', which the element does not have");
             if (type.EndsWith("[]", StringComparison.Ordinal)) throw Error(r, $"an attribute cannot be an array ({type})");
             attributes[i] = attributes[i] with { Type = type };
         }

@@ -215,8 +215,10 @@ public sealed class SoapTests
         byte[] first = encoder.WriteMessage(w => WriteOrder(w, 0)), second = encoder.WriteMessage(w => WriteOrder(w, 1));
         byte[] contentType = System.Text.Encoding.UTF8.GetBytes(BinaryMessageContentType.Get(session: true, compression));
         var output = new ArrayBufferWriter<byte>();
-        output.Write<byte>([0x00, 0x01, 0x00, 0x01, 0x02, 0x02, 0x01, (byte)'v', 0x04, (byte)contentType.Length, .. contentType, 0x0C]);
         var nmf = new NmfWriter(output);
+        nmf.WritePreamble(NmfMode.Duplex, "v", BinaryMessageContentType.Get(session: true, compression));
+        // Version 1.0, Mode duplex, Via "v", ExtensibleEncoding of the content type, PreambleEnd.
+        Assert.Equal([0x00, 0x01, 0x00, 0x01, 0x02, 0x02, 0x01, (byte)'v', 0x04, (byte)contentType.Length, .. contentType, 0x0C], output.WrittenSpan.ToArray());
         nmf.WriteSizedEnvelope(MessageCompressor.Compress(first, compression));
         int secondOffset = output.WrittenCount + 2;
         nmf.WriteSizedEnvelope(MessageCompressor.Compress(second.AsSpan(0, second.Length - 1), compression));

@@ -64,6 +64,32 @@ public sealed class TypeMarkTests
         Assert.Contains("--reply is a direction of an nmf stream", error);
     }
 
+    [Theory]
+    [InlineData("gzip")]
+    [InlineData("deflate")]
+    public void Encode_compresses_each_message_and_decode_reads_it_back(string compression)
+    {
+        // A capture decoded and encoded back compressed: the XML is the same (a compressor's bytes are its own). With a
+        // session (msbinsession1, nmf) the marks are too; without one, the session's dictionary text becomes text.
+        (int exit, string marked, string error) = Binxml("decode", "--types", SamplePath("nettcp-stream.bin"));
+        Assert.True(exit == 0, error);
+        (_, string plain, _) = Binxml("decode", SamplePath("nettcp-stream.bin"));
+        string file = WriteTemp("messages.xml", Encoding.UTF8.GetBytes(marked));
+        foreach (string format in new[] { "nmf", "msbinsession1", "msbin1", "nbfx" })
+        {
+            string output = Path.Combine(Directory.CreateTempSubdirectory().FullName, "out");
+            (exit, _, error) = Binxml("encode", "--format", format, "--compress", compression, "--via", "net.tcp://localhost:8000/orders", "--output", output, "--output-format", "binary", file);
+            Assert.True(exit == 0, error);
+            string[] encoded = format == "nmf" ? [output] : Enumerable.Range(1, 3).Select(i => Path.Combine(output, $"messages-{i}.bin")).ToArray();
+            bool session = format is "nmf" or "msbinsession1";
+            (exit, string again, error) = Binxml(["decode", .. session ? ["--types"] : Array.Empty<string>(), .. encoded]);
+            Assert.True(exit == 0, error);
+            Assert.Equal(session ? marked : plain, again);
+            Assert.Contains(format == "nmf" ? "detected nmf" : $"detected {(format == "nbfx" ? "msbin1" : format)} ({compression})", error);
+            if (format == "nmf") Assert.Contains($"NMF ExtensibleEncoding             \"application/soap+msbinsession1+{compression}\"", Binxml("dump", output).Out);
+        }
+    }
+
     [Fact]
     public void Without_types_the_samples_do_not_come_back_byte_for_byte()
     {

@@ -11,17 +11,38 @@ public sealed class NmfWriter(IBufferWriter<byte> output)
     /// <summary>Writes Version 1.0, Mode, Via and KnownEncoding (MC-NMF 2.2.6), then PreambleEnd.</summary>
     public void WritePreamble(NmfMode mode, string via, NmfKnownEncoding encoding)
     {
+        int n = WriteModeAndVia(mode, via, 2 + 1, out Span<byte> span);
+        span[n++] = (byte)NmfRecordType.KnownEncoding; span[n++] = (byte)encoding;
+        span[n++] = (byte)NmfRecordType.PreambleEnd;
+        _output.Advance(n);
+    }
+
+    /// <summary>
+    /// Writes Version 1.0, Mode, Via and an ExtensibleEncoding record of <paramref name="contentType"/> (MC-NMF 2.2.3.5:
+    /// a content type such as <c>application/soap+msbinsession1+gzip</c>, <see cref="BinaryMessageContentType"/>), then
+    /// PreambleEnd.
+    /// </summary>
+    public void WritePreamble(NmfMode mode, string via, string contentType)
+    {
+        ArgumentNullException.ThrowIfNull(contentType);
+        int n = WriteModeAndVia(mode, via, 1 + MultiByteInt31.MaxLength + Encoding.UTF8.GetByteCount(contentType) + 1, out Span<byte> span);
+        span[n++] = (byte)NmfRecordType.ExtensibleEncoding;
+        n += BinaryXmlPrimitives.WriteString(span[n..], contentType);
+        span[n++] = (byte)NmfRecordType.PreambleEnd;
+        _output.Advance(n);
+    }
+
+    /// <summary>Writes Version 1.0, Mode and Via into a span with room for <paramref name="more"/> bytes after them; returns the bytes written.</summary>
+    private int WriteModeAndVia(NmfMode mode, string via, int more, out Span<byte> span)
+    {
         ArgumentNullException.ThrowIfNull(via);
-        int viaLength = Encoding.UTF8.GetByteCount(via);
-        Span<byte> span = _output.GetSpan(3 + 2 + 1 + MultiByteInt31.MaxLength + viaLength + 2 + 1);
+        span = _output.GetSpan(3 + 2 + 1 + MultiByteInt31.MaxLength + Encoding.UTF8.GetByteCount(via) + more);
         int n = 0;
         span[n++] = (byte)NmfRecordType.Version; span[n++] = 1; span[n++] = 0;
         span[n++] = (byte)NmfRecordType.Mode; span[n++] = (byte)mode;
         span[n++] = (byte)NmfRecordType.Via;
         n += BinaryXmlPrimitives.WriteString(span[n..], via);
-        span[n++] = (byte)NmfRecordType.KnownEncoding; span[n++] = (byte)encoding;
-        span[n++] = (byte)NmfRecordType.PreambleEnd;
-        _output.Advance(n);
+        return n;
     }
 
     /// <summary>Writes the receiver's PreambleAck.</summary>
