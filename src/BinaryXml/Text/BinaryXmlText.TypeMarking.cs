@@ -16,11 +16,69 @@ public static partial class BinaryXmlText
         private readonly StringBuilder _session = new();
         private bool _topLevel;
 
+        // A typed text record that is the first content of an element, held back until the next token tells whether
+        // it is the only content (and so can be marked on the start tag). Base64 is held across its records (.NET's
+        // writer writes one call's bytes as whole groups, then the rest with the next call's or at the end); marked,
+        // its records' texts are separated by a space (the calls that write the same records).
+        private readonly StringBuilder _held = new();
+        private readonly List<int> _heldRecords = [];
+        private string? _heldMark;
+
         /// <summary>The prefix of the marks.</summary>
         public string Prefix { get; } = prefix;
 
         /// <summary>Every prefix the document uses.</summary>
         public HashSet<string> PrefixesUsed { get; } = [];
+
+        /// <summary>Whether a value is held back (see <see cref="Hold"/>).</summary>
+        public bool IsHolding => _heldMark is not null;
+
+        /// <summary>Holds back the text of a typed record that is the first content of an element, and its mark.</summary>
+        public void Hold(string text, string mark)
+        {
+            _held.Append(text);
+            _heldMark = mark;
+        }
+
+        /// <summary>
+        /// Takes the token the reader is on into the held value when it is a base64 record that goes on with it (while
+        /// the text so far is whole groups, so that the texts joined are one base64 value); false for any other token.
+        /// </summary>
+        public bool TryHoldMore(ref BinaryXmlReader reader)
+        {
+            if (_heldMark != "base64" || reader.TokenType != BinaryXmlTokenType.Text || ValueTypeMarks.Of(reader.ValueType) != _heldMark
+                || (_held.Length > 0 && _held[^1] == '='))
+            {
+                return false;
+            }
+            string more = reader.GetString();
+            if (more.Length > 0) _heldRecords.Add(_held.Length);
+            _held.Append(more);
+            return true;
+        }
+
+        /// <summary>
+        /// Writes the held value, closing the start tag with its mark when it is the element's <paramref name="only"/>
+        /// content (a base64 value's records separated by spaces), as plain text otherwise.
+        /// </summary>
+        public void WriteHeld(StringBuilder output, ref bool inStartTag, bool only)
+        {
+            CloseStartTag(output, ref inStartTag, this, only ? _heldMark : null);
+            string text = _held.ToString();
+            int from = 0;
+            if (only)
+            {
+                foreach (int start in _heldRecords)
+                {
+                    output.Append(text, from, start - from).Append(' ');
+                    from = start;
+                }
+            }
+            TextFormatting.AppendEscaped(output, text.AsSpan(from), attribute: false, exact: true);
+            _held.Clear();
+            _heldRecords.Clear();
+            _heldMark = null;
+        }
 
         /// <summary>Whether the open start tag has an attribute (other than a namespace declaration).</summary>
         public bool HasAttributes { get; private set; }

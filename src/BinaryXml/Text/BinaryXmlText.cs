@@ -92,45 +92,15 @@ public static partial class BinaryXmlText
         int depth = 0;
         // Marked XML is meant to be read back by an XML parser: what it would normalize is escaped.
         bool exact = marks is not null;
-        // A typed text record that is the first content of an element, held back until the next token tells whether
-        // it is the only content (and so can be marked on the start tag). Base64 is held across its records (.NET's
-        // writer writes one call's bytes as whole groups, then the rest with the next call's or at the end); marked,
-        // its records' texts are separated by a space (the calls that write the same records).
-        string? heldMark = null;
-        StringBuilder? held = null;
-        List<int>? heldRecords = null;
         while (true)
         {
             node = reader.BytesConsumed;
             if (!reader.Read()) break;
             node = reader.TokenType == BinaryXmlTokenType.ArrayData ? arrayRecord : reader.TokenStartIndex;
-            if (heldMark is not null)
+            if (marks is { IsHolding: true })
             {
-                // (Only while the text so far is whole groups, so that the texts joined are one base64 value.)
-                if (heldMark == "base64" && reader.TokenType == BinaryXmlTokenType.Text && ValueTypeMarks.Of(reader.ValueType) == heldMark
-                    && (held!.Length == 0 || held[^1] != '='))
-                {
-                    string more = reader.GetString();
-                    if (more.Length > 0) (heldRecords ??= []).Add(held.Length);
-                    held.Append(more);
-                    continue;
-                }
-                bool only = reader.TokenType == BinaryXmlTokenType.EndElement;
-                CloseStartTag(output, ref inStartTag, marks, only ? heldMark : null);
-                string text = held!.ToString();
-                int from = 0;
-                if (only && heldRecords is not null)
-                {
-                    foreach (int start in heldRecords)
-                    {
-                        output.Append(text, from, start - from).Append(' ');
-                        from = start;
-                    }
-                }
-                TextFormatting.AppendEscaped(output, text.AsSpan(from), attribute: false, exact);
-                held.Clear();
-                heldRecords?.Clear();
-                heldMark = null;
+                if (marks.TryHoldMore(ref reader)) continue;
+                marks.WriteHeld(output, ref inStartTag, only: reader.TokenType == BinaryXmlTokenType.EndElement);
             }
             switch (reader.TokenType)
             {
@@ -190,8 +160,7 @@ public static partial class BinaryXmlText
                 case BinaryXmlTokenType.Text:
                     if (marks is not null && inStartTag && !inList && marks.ValueMark(ref reader) is string mark)
                     {
-                        (held ??= new StringBuilder()).Append(reader.GetString());
-                        heldMark = mark;
+                        marks.Hold(reader.GetString(), mark);
                         break;
                     }
                     if (!inAttributeList) CloseStartTag(output, ref inStartTag, marks, null);
@@ -226,11 +195,7 @@ public static partial class BinaryXmlText
                     break;
             }
         }
-        if (heldMark is not null)
-        {
-            CloseStartTag(output, ref inStartTag, marks, null);
-            TextFormatting.AppendEscaped(output, held!.ToString(), attribute: false, exact);
-        }
+        if (marks is { IsHolding: true }) marks.WriteHeld(output, ref inStartTag, only: false);
         CloseStartTag(output, ref inStartTag, marks, null);
     }
 
