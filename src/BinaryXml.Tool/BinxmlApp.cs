@@ -30,14 +30,16 @@ public static class BinxmlApp
         var dictionary = new Option<string?>("--dictionary", "-d") { Description = "A private dictionary: lines of 'id<TAB>string' with raw wire ids." };
         var input = new Option<InputEncoding>("--input", "-i") { Description = "How the files hold the bytes: binary, hex or base64.", DefaultValueFactory = _ => InputEncoding.Binary };
         var indent = new Option<bool>("--indent") { Description = "Indent the XML." };
+        var maxSessionSize = new Option<int>("--max-session-size") { Description = "The session quota in bytes (WCF's MaxSessionSize, 2048 unless a service sets more).", DefaultValueFactory = _ => 2048 };
         var types = new Option<bool>("--types") { Description = $"Mark the values' record types (attributes in {ValueTypeMarks.Namespace}), so that encode writes the same records." };
 
         var decode = new Command("decode", "Print the XML of every message. Several files are consecutive messages of one session direction.")
         {
-            files, format, dictionary, input, indent, types,
+            files, format, dictionary, input, indent, types, maxSessionSize,
         };
         decode.SetAction(result => Guard(stderr, () => Decode(
-            result.GetValue(files)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), result.GetValue(indent), result.GetValue(types), stdout, stderr, stdin)));
+            result.GetValue(files)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), result.GetValue(indent), result.GetValue(types),
+            SessionSize(result.GetValue(maxSessionSize)), stdout, stderr, stdin)));
 
         var encodeFiles = new Argument<string[]>("FILE") { Description = "XML files, in order, each of one message or several (one top-level element each, as decode prints them); '-' reads standard input.", Arity = ArgumentArity.OneOrMore };
         var encodeFormat = new Option<MessageFormat>("--format", "-f") { Description = "nbfx, msbin1, msbinsession1 or nmf.", DefaultValueFactory = _ => MessageFormat.Msbin1 };
@@ -49,25 +51,27 @@ public static class BinxmlApp
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
         var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
         {
-            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, reply, compress, ignoreWhitespace,
+            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, reply, compress, ignoreWhitespace, maxSessionSize,
         };
         encode.SetAction(result => Guard(stderr, () => Encode(
             result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding),
-            result.GetValue(via)!, result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), stdout, stdin)));
+            result.GetValue(via)!, result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), SessionSize(result.GetValue(maxSessionSize)), stdout, stdin)));
 
         var dumpFile = new Argument<string[]>("FILE") { Description = "Input files, in order (consecutive messages of one session direction).", Arity = ArgumentArity.OneOrMore };
         var dump = new Command("dump", "List every record: offset, type byte, record name, value and raw bytes; StringTables with the ids they assign.")
         {
-            dumpFile, format, dictionary, input,
+            dumpFile, format, dictionary, input, maxSessionSize,
         };
         dump.SetAction(result => Guard(stderr, () => Dump(
-            result.GetValue(dumpFile)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), stdout, stderr, stdin)));
+            result.GetValue(dumpFile)!, result.GetValue(format), result.GetValue(dictionary), result.GetValue(input), SessionSize(result.GetValue(maxSessionSize)), stdout, stderr, stdin)));
 
         return new RootCommand("binxml: decode, encode and dump .NET binary XML (MC-NBFX), WCF msbin1/msbinsession1 messages and net.tcp (MC-NMF) captures.")
         {
             decode, encode, dump,
         };
     }
+
+    private static int SessionSize(int bytes) => bytes >= 0 ? bytes : throw new ToolException("--max-session-size is a number of bytes, 0 or more.");
 
     /// <summary>Turns every failure into one line on standard error and exit code 1.</summary>
     private static int Guard(TextWriter stderr, Func<int> action)
@@ -88,10 +92,10 @@ public static class BinxmlApp
         }
     }
 
-    private static int Decode(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, bool indent, bool types, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    private static int Decode(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, bool indent, bool types, int maxSessionSize, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
     {
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
-        var decoding = new Decoding(format, dictionary, types);
+        var decoding = new Decoding(format, dictionary, types, maxSessionSize);
         foreach (string file in files)
         {
             byte[] data = InputFile.Read(file, input, stdin);
@@ -119,10 +123,10 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static int Dump(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
+    private static int Dump(string[] files, MessageFormat format, string? dictionaryPath, InputEncoding input, int maxSessionSize, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
     {
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
-        var detector = new Decoding(MessageFormat.Auto, dictionary);
+        var detector = new Decoding(MessageFormat.Auto, dictionary, maxSessionSize: maxSessionSize);
         BinaryMessageDecoder? session = null;
         foreach (string file in files)
         {
@@ -136,7 +140,7 @@ public static class BinxmlApp
             }
             string decompressed = compression == MessageCompression.None ? "" : $" {compression.ToString().ToLowerInvariant()}-decompressed";
             stdout.WriteLine($"# {file}: {data.Length} bytes{decompressed}, {f.ToString().ToLowerInvariant()}");
-            var dumper = new Dumper(stdout, XmlEncoder.DictionaryFor(f, dictionary));
+            var dumper = new Dumper(stdout, XmlEncoder.DictionaryFor(f, dictionary), maxSessionSize);
             try
             {
                 switch (f)
@@ -145,7 +149,7 @@ public static class BinxmlApp
                         dumper.DumpNmf(data);
                         break;
                     case MessageFormat.Msbinsession1:
-                        session ??= new BinaryMessageDecoder(session: true, dictionary: XmlEncoder.DictionaryFor(f, dictionary), readerOptions: Decoding.Options);
+                        session ??= new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, dictionary: XmlEncoder.DictionaryFor(f, dictionary), readerOptions: Decoding.Options);
                         dumper.DumpMessage(data, session, 0);
                         break;
                     default:
@@ -161,7 +165,7 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, bool reply, MessageCompression compress, bool ignoreWhitespace, TextWriter stdout, Func<Stream> stdin)
+    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, bool reply, MessageCompression compress, bool ignoreWhitespace, int maxSessionSize, TextWriter stdout, Func<Stream> stdin)
     {
         if (format == MessageFormat.Auto) throw new ToolException("encode needs --format nbfx, msbin1, msbinsession1 or nmf.");
         if (reply && format != MessageFormat.Nmf) throw new ToolException("--reply is a direction of an nmf stream: give --format nmf.");
@@ -171,7 +175,7 @@ public static class BinxmlApp
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
         IXmlDictionary? staticDictionary = XmlEncoder.DictionaryFor(format, dictionary);
         var xml = new XmlEncoder(staticDictionary, ignoreWhitespace);
-        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, compress, dictionary: staticDictionary);
+        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, compress, maxSessionSize, staticDictionary);
         // A file may hold several messages, one top-level element each (what decode prints for several).
         var messages = new List<(string Name, byte[] Bytes)>();
         foreach (string file in files)
@@ -257,17 +261,16 @@ public static class BinxmlApp
             : node == e.Offset ? $", record {RecordTypes.GetName(data[node])}"
             : $", in the node that starts at {node} = 0x{node:X} with record {RecordTypes.GetName(data[node])}";
         // Detection chose the format the input looks like: a hint to try another would mislead.
-        string? hint = given == MessageFormat.Auto ? null : Decoding.Hint(data, given);
+        string? hint = e.Reason.Contains("MaxSessionSize", StringComparison.Ordinal) ? "a service may allow more: try --max-session-size"
+            : given == MessageFormat.Auto ? null : Decoding.Hint(data, given);
         return new ToolException($"{file}: {e.Reason} (at byte offset {e.Offset} = 0x{e.Offset:X}{input}{record}){(hint is null ? "" : "; " + hint)}");
     }
 
     /// <summary>
     /// Indents rendered XML (two spaces per level) by reading it back as XML, or returns null when what is read back is
-    /// not what was rendered: a comment holding "--&gt;", a name that is not an XML name, a carriage return or a
-    /// character reference that XML's reading would change. Written again without indenting, the XML read back must be
-    /// the rendering character for character, so that indenting adds white space between tags and changes nothing else.
+    /// not what was rendered (see <see cref="ReadsBackAsIs"/>), so that indenting adds white space between tags and
+    /// changes nothing else.
     /// </summary>
-    /// <summary>The XML indented, or null when it would not read back as the same XML (see <see cref="ReadsBackAsIs"/>).</summary>
     internal static string? Indent(string xml) => ReadsBackAsIs(xml) ? Rewrite(xml, indent: true) : null;
 
     /// <summary>

@@ -17,7 +17,8 @@ internal sealed record DecodedMessage(int Offset, string Xml);
 /// <param name="format">The format, or <see cref="MessageFormat.Auto"/>.</param>
 /// <param name="dictionary">A private dictionary, or null for the MC-NBFS one (none for plain MC-NBFX).</param>
 /// <param name="markValueTypes">Whether the XML marks the values' record types (<see cref="ValueTypeMarks"/>).</param>
-internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary, bool markValueTypes = false)
+/// <param name="maxSessionSize">The session quota in bytes.</param>
+internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary, bool markValueTypes = false, int maxSessionSize = 2048)
 {
     /// <summary>A debugging tool reads captures whole: no content quotas (lengths are still checked against the input).</summary>
     internal static readonly BinaryXmlReaderOptions Options = BinaryXmlReaderOptions.Trusted;
@@ -76,7 +77,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
                 var envelopes = new List<NmfEnvelope>();
                 try
                 {
-                    NmfDecoder.Decode(data, envelopes, out _, out _, readerOptions: Options, markValueTypes: markValueTypes);
+                    NmfDecoder.Decode(data, envelopes, out _, out _, maxSessionSize, Options, markValueTypes);
                 }
                 finally
                 {
@@ -91,7 +92,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
     private IXmlDictionary StaticDictionary => (IXmlDictionary?)dictionary ?? NbfsDictionary.Instance;
 
     /// <summary>One session for all inputs (decompression happens before).</summary>
-    private BinaryMessageDecoder SessionDecoder => _session ??= new BinaryMessageDecoder(session: true, dictionary: StaticDictionary, readerOptions: Options);
+    private BinaryMessageDecoder SessionDecoder => _session ??= new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, dictionary: StaticDictionary, readerOptions: Options);
 
     /// <summary>Works out the format of an input, decompressing it if it is compressed.</summary>
     public (MessageFormat Format, MessageCompression Compression, byte[] Data) Detect(byte[] data)

@@ -9,7 +9,7 @@ namespace BinaryXml.Tool;
 /// The record-by-record view of a capture: offset, type byte, record name, decoded value and raw bytes, with the
 /// StringTable of session messages (and the ids it assigns) and the records of MC-NMF framing.
 /// </summary>
-internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
+internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int maxSessionSize = 2048)
 {
     private const int MaxRawBytes = 24;
     private const int MaxValueChars = 60;
@@ -155,7 +155,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary)
             bool envelope = reader.RecordType is NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope;
             if (reader.RecordType is NmfRecordType.KnownEncoding or NmfRecordType.ExtensibleEncoding || (envelope && !encodingSeen))
             {
-                decoder = NmfDecoder.CreateMessageDecoder(reader, readerOptions: Decoding.Options);
+                decoder = NmfDecoder.CreateMessageDecoder(reader, maxSessionSize, Decoding.Options);
                 encodingSeen = true;
             }
             // An envelope of a text encoding is text: the start of it.

@@ -91,6 +91,41 @@ public sealed class TypeMarkTests
     }
 
     [Fact]
+    public void A_session_of_a_larger_quota_is_read_and_written_with_max_session_size()
+    {
+        // A service that sets MaxSessionSize above WCF's 2048 bytes: its messages carry more session strings.
+        var encoder = new BinaryMessageEncoder(session: true, maxSessionSize: 8192);
+        var names = new XmlDictionary();
+        byte[] message = encoder.WriteMessage(w =>
+        {
+            w.WriteStartElement(null, names.Add("Order"), names.Add("urn:shop"));
+            for (int i = 0; i < 100; i++) w.WriteElementValue(names.Add($"AQuiteLongMemberNameNumber{i:D3}"), names.Add("urn:shop"), i);
+            w.WriteEndElement();
+        });
+        string file = WriteTemp("big.bin", message);
+        (int exit, _, string error) = Binxml("decode", file);
+        Assert.Equal(1, exit);
+        Assert.Contains("exceed MaxSessionSize (2048 bytes)", error);
+        Assert.Contains("; a service may allow more: try --max-session-size", error);
+
+        (exit, string xml, error) = Binxml("decode", "--types", "--max-session-size", "8192", file);
+        Assert.True(exit == 0, error);
+        Assert.Contains("<AQuiteLongMemberNameNumber099 t:type=\"int\">99</AQuiteLongMemberNameNumber099>", xml);
+        (exit, string dump, error) = Binxml("dump", "--max-session-size", "8192", file);
+        Assert.True(exit == 0, error);
+        Assert.Contains("id 203 (session 101) = \"AQuiteLongMemberNameNumber099\"", dump);
+
+        string output = Path.Combine(Directory.CreateTempSubdirectory().FullName, "again.bin");
+        (exit, _, error) = Binxml("encode", "--format", "msbinsession1", "--max-session-size", "8192", "--output", output, "--output-format", "binary", WriteTemp("big.xml", Encoding.UTF8.GetBytes(xml)));
+        Assert.True(exit == 0, error);
+        Assert.Equal(Convert.ToHexString(message), Convert.ToHexString(File.ReadAllBytes(output)));
+
+        (exit, _, error) = Binxml("decode", "--max-session-size", "-1", file);
+        Assert.Equal(1, exit);
+        Assert.Contains("--max-session-size is a number of bytes, 0 or more.", error);
+    }
+
+    [Fact]
     public void Without_types_the_samples_do_not_come_back_byte_for_byte()
     {
         // What the marks are for: the plain XML encodes to the same XML but not to the same records.
