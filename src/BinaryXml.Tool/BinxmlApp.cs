@@ -111,6 +111,7 @@ public static class BinxmlApp
             }
             // The messages decoded before a failure are printed before it is reported.
             if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
+            if (decoding.Via is not null) stderr.WriteLine($"binxml: {file}: via {Printable.Escape(decoding.Via)}");
             foreach (DecodedMessage m in messages)
             {
                 string? indented = indent ? Indent(m.Xml) : null;

@@ -27,6 +27,9 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
 
     public string? Detected { get; private set; }
 
+    /// <summary>The Via of the last input, when it was an MC-NMF stream that has one (what <c>encode --via</c> takes).</summary>
+    public string? Via { get; private set; }
+
     /// <summary>The bytes of the last input as they were decoded (decompressed), to which a failure's offset refers.</summary>
     public byte[] Input { get; private set; } = [];
 
@@ -40,6 +43,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
     public void Decode(byte[] data, List<DecodedMessage> messages)
     {
         Detected = null;
+        Via = null;
         // Until it is decompressed, a failure (of the decompression itself) is the input's as given.
         Input = data;
         Compression = MessageCompression.None;
@@ -77,7 +81,8 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
                 var envelopes = new List<NmfEnvelope>();
                 try
                 {
-                    NmfDecoder.Decode(data, envelopes, out _, out _, maxSessionSize, Options, markValueTypes);
+                    NmfDecoder.Decode(data, envelopes, out _, out string? via, maxSessionSize, Options, markValueTypes);
+                    Via = via;
                 }
                 finally
                 {

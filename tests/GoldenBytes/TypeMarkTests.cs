@@ -31,6 +31,8 @@ public sealed class TypeMarkTests
         byte[][] session = RoundTrip("msbinsession1", decodeOptions, encodeOptions, s_session.Select(SamplePath).ToArray(), []);
         Assert.Equal(s_session.Select(f => Convert.ToHexString(File.ReadAllBytes(SamplePath(f)))), session.Select(Convert.ToHexString));
 
+        // decode says the stream's Via, which encode --via takes.
+        Assert.Contains("nettcp-stream.bin: via net.tcp://localhost:8000/orders\n", Binxml("decode", SamplePath("nettcp-stream.bin")).Err);
         byte[] stream = RoundTrip("nmf", decodeOptions, encodeOptions, [SamplePath("nettcp-stream.bin")], ["--via", "net.tcp://localhost:8000/orders"])[0];
         Assert.Equal(Convert.ToHexString(File.ReadAllBytes(SamplePath("nettcp-stream.bin"))), Convert.ToHexString(stream));
     }
