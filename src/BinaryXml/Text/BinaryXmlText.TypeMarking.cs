@@ -52,7 +52,7 @@ public static partial class BinaryXmlText
                 return false;
             }
             string more = reader.GetString();
-            if (more.Length > 0) _heldRecords.Add(_held.Length);
+            if (more.Length > 0 && _held.Length > 0) _heldRecords.Add(_held.Length);
             _held.Append(more);
             return true;
         }
@@ -83,6 +83,7 @@ public static partial class BinaryXmlText
         /// <summary>Whether the open start tag has an attribute (other than a namespace declaration).</summary>
         public bool HasAttributes { get; private set; }
 
+        /// <summary>Starts the notes of a start tag (of a top-level element: one that declares the marks' namespace).</summary>
         public void StartTag(bool topLevel)
         {
             _topLevel = topLevel;
