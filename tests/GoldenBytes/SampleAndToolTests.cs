@@ -57,7 +57,21 @@ public sealed class SampleAndToolTests
             string[] session = Directory.GetFiles(Path.Combine(root, "session"), "*.bin").Order(StringComparer.Ordinal).ToArray();
             string[] xml = Binxml(["decode", .. session]).Out.TrimEnd('\n').Split('\n');
             for (int i = 0; i < session.Length; i++) File.WriteAllText(Path.ChangeExtension(session[i], ".xml"), xml[i] + "\n", new UTF8Encoding(false));
+            File.WriteAllText(Path.Combine(root, "nettcp-stream.types.xml"), Binxml("decode", "--types", "--indent", Path.Combine(root, "nettcp-stream.bin")).Out, new UTF8Encoding(false));
         }
+    }
+
+    [Fact]
+    public void The_committed_marked_xml_is_what_decode_types_prints_and_encodes_to_the_stream()
+    {
+        // samples/nettcp-stream.types.xml: the stream as a user edits it (decode --types --indent), and back.
+        (int exit, string output, string error) = Binxml("decode", "--types", "--indent", SamplePath("nettcp-stream.bin"));
+        Assert.True(exit == 0, error);
+        Assert.Equal(File.ReadAllText(SamplePath("nettcp-stream.types.xml"), Encoding.UTF8).ReplaceLineEndings("\n"), output);
+        string stream = Path.Combine(Directory.CreateTempSubdirectory().FullName, "stream.bin");
+        (exit, _, error) = Binxml("encode", "--format", "nmf", "--via", "net.tcp://localhost:8000/orders", "--ignore-whitespace", "--output", stream, "--output-format", "binary", SamplePath("nettcp-stream.types.xml"));
+        Assert.True(exit == 0, error);
+        Assert.Equal(Hex.Format(File.ReadAllBytes(SamplePath("nettcp-stream.bin"))), Hex.Format(File.ReadAllBytes(stream)));
     }
 
     [Theory]
