@@ -155,7 +155,7 @@ internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool 
         else w.WriteString(text);
     }
 
-    /// <summary>Ends an element; a typed one with no text has the empty value of its type (EmptyText for base64).</summary>
+    /// <summary>Ends an element; a typed one with no text gets the empty text of its type (no bytes for base64, an error for a number).</summary>
     private void EndElement(BinaryXmlWriter w, XmlReader r, Content content)
     {
         if (content.Type is string type && !content.HasText) WriteTyped(w, r, type, "");
