@@ -207,14 +207,30 @@ internal static class Targets
     {
         var nodes = new List<string>();
         using XmlReader r = XmlReader.Create(new StringReader(xml), new XmlReaderSettings { CheckCharacters = false, ConformanceLevel = ConformanceLevel.Fragment });
-        string? type = null;
+        string? type = null, textMark = null;
+        int base64 = -1;
         while (r.Read())
         {
             if (r.NodeType == XmlNodeType.Whitespace && r.Depth == 0) continue;
-            // (A mark is on an element whose only content is its text.)
+            // (A mark is on an element whose only content is its text, or before a text record beside other content.)
+            if (r.NodeType == XmlNodeType.ProcessingInstruction && r.LookupNamespace(r.Name) == ValueTypeMarks.Namespace)
+            {
+                textMark = r.Value;
+                continue;
+            }
             if (r.NodeType == XmlNodeType.Element) type = r.IsEmptyElement ? null : r.GetAttribute(ValueTypeMarks.Type, ValueTypeMarks.Namespace);
             else if (r.NodeType == XmlNodeType.EndElement) type = null;
-            nodes.Add($"{r.NodeType} {r.NamespaceURI} {r.LocalName} {(r.NodeType == XmlNodeType.Text ? Value(r.Value, type) : r.Value)}");
+            string? textType = r.NodeType == XmlNodeType.Text ? textMark ?? type : null;
+            textMark = null;
+            // Base64 records next to each other are one value, their bytes: records of bytes that are not whole groups
+            // (which .NET's writer writes only last) are written back as the writer groups them.
+            if (textType == "base64" && base64 >= 0)
+            {
+                nodes[base64] += Value(r.Value, textType);
+                continue;
+            }
+            base64 = textType == "base64" ? nodes.Count : -1;
+            nodes.Add($"{r.NodeType} {r.NamespaceURI} {r.LocalName} {(r.NodeType == XmlNodeType.Text ? Value(r.Value, textType) : r.Value)}");
             Dictionary<string, string> attributeTypes = (r.NodeType == XmlNodeType.Element ? r.GetAttribute(ValueTypeMarks.AttributeTypes, ValueTypeMarks.Namespace) : null)?
                 .Split(' ', StringSplitOptions.RemoveEmptyEntries).ToDictionary(e => e[..e.LastIndexOf('=')], e => e[(e.LastIndexOf('=') + 1)..]) ?? [];
             for (bool more = r.MoveToFirstAttribute(); more; more = r.MoveToNextAttribute())
@@ -229,7 +245,7 @@ internal static class Targets
     {
         "float" or "float[]" => Number(XmlConvert.ToSingle(text)),
         "double" or "double[]" => Number(XmlConvert.ToDouble(text)),
-        "base64" => string.Concat(text.Split(' ')),
+        "base64" => Convert.ToHexString(text.Split(' ', StringSplitOptions.RemoveEmptyEntries).SelectMany(Convert.FromBase64String).ToArray()),
         _ => text,
     };
 

@@ -31,7 +31,7 @@ public static class BinxmlApp
         var input = new Option<InputEncoding>("--input", "-i") { Description = "How the files hold the bytes: binary, hex or base64.", DefaultValueFactory = _ => InputEncoding.Binary };
         var indent = new Option<bool>("--indent") { Description = "Indent the XML." };
         var maxSessionSize = new Option<int>("--max-session-size") { Description = "The session quota in bytes (WCF's MaxSessionSize, 2048 unless a service sets more).", DefaultValueFactory = _ => 2048 };
-        var types = new Option<bool>("--types") { Description = $"Mark the values' record types (attributes in {ValueTypeMarks.Namespace}), so that encode writes the same records." };
+        var types = new Option<bool>("--types") { Description = $"Mark the values' record types (attributes in {ValueTypeMarks.Namespace}; beside other content, processing instructions <?t type?>), so that encode writes the same records." };
 
         var decode = new Command("decode", "Print the XML of every message. Several files are consecutive messages of one session direction.")
         {

@@ -19,6 +19,21 @@ internal sealed partial class XmlEncoder
         }
     }
 
+    /// <summary>
+    /// Reads the mark of a text record in mixed content, a processing instruction whose target is the marks' prefix
+    /// (<c>&lt;?t int?&gt;</c>, or empty: <c>&lt;?t?&gt;</c>), into the element it stands in, for the text after it.
+    /// </summary>
+    private static void ReadTextMark(XmlReader r, Stack<Content> open)
+    {
+        if (!open.TryPeek(out Content? c)) throw Error(r, $"the mark <?{r.Name}?> stands outside the elements: it marks text in one");
+        if (c.Type is not null) throw Error(r, $"an element marked {ValueTypeMarks.Type}=\"{c.Type}\" holds one value: its text takes no mark <?{r.Name}?>");
+        string mark = r.Value.Trim();
+        if (mark.EndsWith("[]", StringComparison.Ordinal)) throw Error(r, $"text cannot be an array ({mark}): {ValueTypeMarks.Type}=\"{mark}\" marks an array's elements");
+        c.Mark = mark;
+    }
+
+    private static bool IsText(XmlNodeType type) => type is XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace;
+
     /// <summary>The entries of a list mark, separated by white space.</summary>
     private static string[] List(string value) => value.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries);
 
@@ -104,7 +119,7 @@ internal sealed partial class XmlEncoder
         var text = new System.Text.StringBuilder();
         while (r.Read() && r.NodeType != XmlNodeType.EndElement)
         {
-            if (r.NodeType is not (XmlNodeType.Text or XmlNodeType.CDATA or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace))
+            if (!IsText(r.NodeType))
                 throw Error(r, $"an array item holds text only, not a {r.NodeType}");
             text.Append(r.Value);
         }

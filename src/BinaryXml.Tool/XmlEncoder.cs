@@ -9,7 +9,9 @@ namespace BinaryXml.Tool;
 /// records), except the WS-Addressing Action and To values, which are dictionary strings. The marks that
 /// <c>decode --types</c> writes (<see cref="ValueTypeMarks"/>) choose the records of values: <c>t:type</c> an
 /// element's content's (or, with <c>[]</c>, consecutive elements' as one Array record), <c>t:attributeTypes</c> its
-/// attributes'; <c>t:inline</c> and <c>t:session</c> the names written inline or to the session. A document whose
+/// attributes', a processing instruction <c>&lt;?t int?&gt;</c> the next text's beside other content (<c>&lt;?t?&gt;</c>:
+/// a text record of its own, kept where white space is dropped); <c>t:inline</c> and <c>t:session</c> the names
+/// written inline or to the session. A document whose
 /// top-level element declares the marks' namespace marks all its values: its unmarked text is text, Action and To
 /// included. The marks are not written.
 /// </summary>
@@ -32,6 +34,12 @@ internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool 
 
         /// <summary>Whether anything (text, an element, a comment) has been written in it.</summary>
         public bool HasContent { get; set; }
+
+        /// <summary>
+        /// The mark of the text that follows (<c>&lt;?t int?&gt;</c>: its type; <c>&lt;?t?&gt;</c>: empty, a text
+        /// record of its own), or null.
+        /// </summary>
+        public string? Mark { get; set; }
     }
 
     /// <summary>Writes the next message (see <see cref="HasMessage"/>).</summary>
@@ -53,6 +61,8 @@ internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool 
         while (!done && (onNext || r.Read()))
         {
             onNext = false;
+            if (open.TryPeek(out Content? marking) && marking.Mark is string mark && !IsText(r.NodeType))
+                throw Error(r, $"a text mark ({(mark.Length == 0 ? "a record of its own" : mark)}) is followed by a {r.NodeType}, not by the text it marks");
             if (heldWhitespace is not null)
             {
                 if (r.NodeType == XmlNodeType.EndElement && open.TryPeek(out Content? only) && !only.HasContent) WriteText(w, r, only, heldWhitespace);
@@ -119,7 +129,7 @@ internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool 
                     done = open.Count == 0;
                     break;
                 }
-                case XmlNodeType.Whitespace when ignoreWhitespace:
+                case XmlNodeType.Whitespace when ignoreWhitespace && open.TryPeek(out Content? c) && c.Mark is null:
                     heldWhitespace = r.Value;
                     break;
                 case XmlNodeType.Text:
@@ -134,6 +144,9 @@ internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool 
                     break;
                 case XmlNodeType.Comment:
                     w.WriteComment(r.Value);
+                    break;
+                case XmlNodeType.ProcessingInstruction when r.LookupNamespace(r.Name) == ValueTypeMarks.Namespace:
+                    ReadTextMark(r, open);
                     break;
                 case XmlNodeType.ProcessingInstruction:
                     throw new XmlException($"Binary XML cannot hold the processing instruction '{r.Name}'.");
@@ -150,7 +163,10 @@ internal sealed partial class XmlEncoder(IXmlDictionary? staticDictionary, bool 
     private void WriteText(BinaryXmlWriter w, XmlReader r, Content c, string text)
     {
         c.HasText = c.HasContent = true;
-        if (c.Type is string t) WriteTyped(w, r, t, text);
+        string? mark = c.Mark;
+        c.Mark = null;
+        if (mark is { Length: > 0 }) WriteTyped(w, r, mark, text);
+        else if (c.Type is string t) WriteTyped(w, r, t, text);
         else if (c.DictionaryText) w.WriteString(Name(text));
         else w.WriteString(text);
     }

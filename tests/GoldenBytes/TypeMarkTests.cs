@@ -281,7 +281,7 @@ public sealed class TypeMarkTests
     }
 
     [Fact]
-    public void Only_a_value_that_is_its_elements_only_content_is_marked()
+    public void A_value_is_marked_on_its_element_when_it_is_the_only_content_and_where_it_stands_beside_other_content()
     {
         byte[] doc = Write(w =>
         {
@@ -309,10 +309,115 @@ public sealed class TypeMarkTests
             w.WriteEndElement();
             w.WriteEndElement();
         });
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
         Assert.Equal(
-            "<r xmlns:t=\"urn:binaryxml:types\"><mixed>5x</mixed><before>true<c></c></before><one t:type=\"float\">1.5</one><text>5</text><zero>0</zero><empty></empty></r>",
-            BinaryXmlText.ToXml(doc, markValueTypes: true));
-        Assert.Equal(BinaryXmlText.ToXml(doc), BinaryXmlText.ToXml(Encode(BinaryXmlText.ToXml(doc, markValueTypes: true))));
+            "<r xmlns:t=\"urn:binaryxml:types\"><mixed><?t int?>5<?t?>x</mixed><before><?t bool?>true<c></c></before><one t:type=\"float\">1.5</one><text>5</text><zero>0</zero><empty></empty></r>",
+            marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+    }
+
+    [Fact]
+    public void Text_records_beside_other_content_come_back_as_the_same_records()
+    {
+        // .NET's writer writes a qualified name whose local name is no dictionary string as three text records (a
+        // SOAP fault's subcode, for example): each is marked as a record of its own, so that they are not joined.
+        byte[] doc = InBox(w =>
+        {
+            w.WriteStartElement("s", "Value", "http://www.w3.org/2003/05/soap-envelope");
+            w.WriteXmlnsAttribute("a", "urn:faults");
+            w.WriteQualifiedName("Denied", "urn:faults");
+            w.WriteEndElement();
+        });
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
+        Assert.Equal("<s:Value xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\" xmlns:a=\"urn:faults\" xmlns:t=\"urn:binaryxml:types\">a<?t?>:<?t?>Denied</s:Value>", marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+        // Unmarked, the text is one record.
+        Assert.NotEqual(Convert.ToHexString(doc), Convert.ToHexString(Encode(BinaryXmlText.ToXml(doc))));
+    }
+
+    [Fact]
+    public void White_space_beside_other_content_is_marked_so_that_ignore_whitespace_keeps_it()
+    {
+        byte[] doc = InBox(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteWhitespace(" ");
+            w.WriteStartElement("c");
+            w.WriteEndElement();
+            w.WriteWhitespace("\n\t");
+            w.WriteStartElement("d");
+            w.WriteString(" ");
+            w.WriteEndElement();
+            w.WriteString("x");
+            w.WriteWhitespace(" ");
+            w.WriteEndElement();
+        });
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
+        // White space alone in an element (d) is its content, kept unmarked, as before.
+        Assert.Equal("<r xmlns:t=\"urn:binaryxml:types\"><?t?> <c></c><?t?>\n\t<d> </d>x<?t?> </r>", marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+        string indented = BinxmlApp.Indent(marked)!;
+        Assert.NotEqual(marked, indented);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(indented, ignoreWhitespace: true)));
+    }
+
+    [Fact]
+    public void Values_beside_other_content_come_back_byte_for_byte_through_indenting()
+    {
+        byte[] doc = InBox(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteStartElement("c");
+            w.WriteEndElement();
+            w.WriteValue(3.5);
+            w.WriteValue(true);
+            w.WriteString("z");
+            w.WriteComment("k");
+            w.WriteValue(Guid.Empty);
+            w.WriteStartElement("c");
+            w.WriteEndElement();
+            w.WriteValue(new DateTime(2026, 12, 4, 0, 0, 0, DateTimeKind.Utc));
+            w.WriteEndElement();
+        });
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
+        Assert.Equal("<r xmlns:t=\"urn:binaryxml:types\"><c></c><?t float?>3.5<?t bool?>true<?t?>z<!--k--><?t guid?>00000000-0000-0000-0000-000000000000<c></c><?t dateTime?>2026-12-04T00:00:00Z</r>", marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(BinxmlApp.Indent(marked)!, ignoreWhitespace: true)));
+    }
+
+    [Fact]
+    public void Base64_beside_other_content_is_one_value_of_its_records()
+    {
+        byte[] doc = InBox(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteString("x");
+            w.WriteBase64([1, 2, 3, 4], 0, 4);
+            w.WriteBase64([5, 6], 0, 2);
+            w.WriteStartElement("c");
+            w.WriteEndElement();
+            w.WriteBase64([9], 0, 1);
+            w.WriteEndElement();
+        });
+        string marked = BinaryXmlText.ToXml(doc, markValueTypes: true);
+        // .NET's writer wrote the first call's whole group, then the rest with the second call's: two records, one value.
+        Assert.Equal("<r xmlns:t=\"urn:binaryxml:types\">x<?t base64?>AQID BAUG<c></c><?t base64?>CQ==</r>", marked);
+        Assert.Equal(Convert.ToHexString(doc), Convert.ToHexString(Encode(marked)));
+    }
+
+    [Theory]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\"><?t int?><c/></r>", "a text mark (int) is followed by a Element, not by the text it marks")]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\">a<?t?></r>", "a text mark (a record of its own) is followed by a EndElement")]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\"><?t int?><?t int?>5</r>", "is followed by a ProcessingInstruction")]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\"><?t number?>5</r>", "'number' is not a value type binxml knows")]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\"><?t int?>five</r>", "'five' is not a int value")]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\"><?t int[]?>5</r>", "text cannot be an array (int[])")]
+    [InlineData("<r xmlns:t=\"urn:binaryxml:types\" t:type=\"int\"><?t int?>5</r>", "holds one value: its text takes no mark")]
+    [InlineData("<r><?t int?>5</r>", "Binary XML cannot hold the processing instruction 't'")]
+    public void A_text_mark_that_marks_no_text_or_an_unknown_type_is_an_error(string xml, string reason)
+    {
+        var e = Assert.ThrowsAny<XmlException>(() => Encode(xml));
+        Assert.Contains(reason, e.Message);
     }
 
     [Fact]
@@ -422,10 +527,18 @@ public sealed class TypeMarkTests
         return output.WrittenSpan.ToArray();
     }
 
-    private static byte[] Encode(string xml)
+    /// <summary>A document as .NET's own writer writes it, with no dictionary.</summary>
+    private static byte[] InBox(Action<XmlDictionaryWriter> write)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream)) write(w);
+        return stream.ToArray();
+    }
+
+    private static byte[] Encode(string xml, bool ignoreWhitespace = false)
     {
         var output = new ArrayBufferWriter<byte>();
-        using (var w = new BinaryXmlWriter(output)) new XmlEncoder(null).Write(w, new StringReader(xml));
+        using (var w = new BinaryXmlWriter(output)) new XmlEncoder(null, ignoreWhitespace).Write(w, new StringReader(xml));
         return output.WrittenSpan.ToArray();
     }
 

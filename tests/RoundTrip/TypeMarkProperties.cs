@@ -89,6 +89,7 @@ public sealed class TypeMarkProperties
                     case Elem child: children.Add(SingleValues(child)); break;
                     case ArrayValue a when children.LastOrDefault() is not ArrayValue: children.Add(a with { Values = CanonicalArray(a.Values) }); break;
                     case CommentValue: children.Add(n); break;
+                    case TextValue or Base64Value: children.Add(Canonical(n)); break;
                 }
             }
         }

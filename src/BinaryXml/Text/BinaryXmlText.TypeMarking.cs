@@ -18,11 +18,13 @@ public static partial class BinaryXmlText
 
         // A typed text record that is the first content of an element, held back until the next token tells whether
         // it is the only content (and so can be marked on the start tag). Base64 is held across its records (.NET's
-        // writer writes one call's bytes as whole groups, then the rest with the next call's or at the end); marked,
-        // its records' texts are separated by a space (the calls that write the same records).
+        // writer writes one call's bytes as whole groups, then the rest with the next call's or at the end), also
+        // beside other content; marked, its records' texts are separated by a space (the calls that write the same
+        // records).
         private readonly StringBuilder _held = new();
         private readonly List<int> _heldRecords = [];
         private string? _heldMark;
+        private bool _heldFirst;
 
         /// <summary>The prefix of the marks.</summary>
         public string Prefix { get; } = prefix;
@@ -33,21 +35,31 @@ public static partial class BinaryXmlText
         /// <summary>Whether a value is held back (see <see cref="Hold"/>).</summary>
         public bool IsHolding => _heldMark is not null;
 
-        /// <summary>Holds back the text of a typed record that is the first content of an element, and its mark.</summary>
-        public void Hold(string text, string mark)
+        /// <summary>
+        /// Whether the last token rendered in element content was a text record: the next one's text would join it, so
+        /// it is marked as a record of its own (<see cref="Text"/>).
+        /// </summary>
+        public bool AfterText { get; set; }
+
+        /// <summary>
+        /// Holds back the first content of an element (<paramref name="first"/>): the text of a typed record and its
+        /// mark, or white space alone (<paramref name="mark"/> empty), which needs a mark only beside other content;
+        /// or base64 beside other content, for the records that go on with it.
+        /// </summary>
+        public void Hold(string text, string mark, bool first)
         {
             _held.Append(text);
             _heldMark = mark;
+            _heldFirst = first;
         }
 
         /// <summary>
-        /// Takes the token the reader is on into the held value when it is a base64 record that goes on with it (while
-        /// the text so far is whole groups, so that the texts joined are one base64 value); false for any other token.
+        /// Takes the token the reader is on into the held value when it is a base64 record that goes on with it (each
+        /// record's text is a base64 value of its own: encode writes each with a call); false for any other token.
         /// </summary>
         public bool TryHoldMore(ref BinaryXmlReader reader)
         {
-            if (_heldMark != "base64" || reader.TokenType != BinaryXmlTokenType.Text || ValueTypeMarks.Of(reader.ValueType) != _heldMark
-                || (_held.Length > 0 && _held[^1] == '='))
+            if (_heldMark != "base64" || reader.TokenType != BinaryXmlTokenType.Text || ValueTypeMarks.Of(reader.ValueType) != _heldMark)
             {
                 return false;
             }
@@ -58,26 +70,56 @@ public static partial class BinaryXmlText
         }
 
         /// <summary>
-        /// Writes the held value, closing the start tag with its mark when it is the element's <paramref name="only"/>
-        /// content (a base64 value's records separated by spaces), as plain text otherwise.
+        /// Writes the held value (a base64 value's records separated by spaces): when it is the element's only content
+        /// (held as its first, and the element <paramref name="ends"/>), closing the start tag with its mark; otherwise
+        /// after a mark of its own (<see cref="Text"/>).
         /// </summary>
-        public void WriteHeld(StringBuilder output, ref bool inStartTag, bool only)
+        public void WriteHeld(StringBuilder output, ref bool inStartTag, bool ends)
         {
-            CloseStartTag(output, ref inStartTag, this, only ? _heldMark : null);
+            string mark = _heldMark!;
+            bool only = _heldFirst && ends;
+            CloseStartTag(output, ref inStartTag, this, only && mark.Length > 0 ? mark : null);
+            if (!only && _held.Length > 0) AppendInstruction(output, mark);
             string text = _held.ToString();
             int from = 0;
-            if (only)
+            foreach (int start in _heldRecords)
             {
-                foreach (int start in _heldRecords)
-                {
-                    output.Append(text, from, start - from).Append(' ');
-                    from = start;
-                }
+                output.Append(text, from, start - from).Append(' ');
+                from = start;
             }
             TextFormatting.AppendEscaped(output, text.AsSpan(from), attribute: false, exact: true);
             _held.Clear();
             _heldRecords.Clear();
             _heldMark = null;
+            AfterText = true;
+        }
+
+        /// <summary>
+        /// Writes the text of a record in element content that is not its element's only content: after a mark of its
+        /// type (<c>&lt;?t int?&gt;</c>) when it is typed (<paramref name="mark"/>), after an empty mark
+        /// (<c>&lt;?t?&gt;</c>) when it would join the text before it or is white space (which encode drops beside
+        /// other content as indentation unless marked).
+        /// </summary>
+        public void Text(StringBuilder output, string text, string? mark)
+        {
+            // (Empty text is written as nothing, marked or not.)
+            if (text.Length > 0 && (mark is not null || AfterText || IsWhitespace(text))) AppendInstruction(output, mark ?? "");
+            TextFormatting.AppendEscaped(output, text, attribute: false, exact: true);
+            AfterText = true;
+        }
+
+        /// <summary>Keeps what follows apart from the text before it (an empty mark).</summary>
+        public void Separate(StringBuilder output) => AppendInstruction(output, "");
+
+        /// <summary>Whether <paramref name="text"/> is XML white space only (what an XML parser reports as white space).</summary>
+        public static bool IsWhitespace(string text) => text.AsSpan().IndexOfAnyExcept(" \t\r\n") < 0;
+
+        /// <summary>The mark of a text record in mixed content: a processing instruction whose target is the prefix.</summary>
+        private void AppendInstruction(StringBuilder output, string mark)
+        {
+            output.Append("<?").Append(Prefix);
+            if (mark.Length > 0) output.Append(' ').Append(mark);
+            output.Append("?>");
         }
 
         /// <summary>Whether the open start tag has an attribute (other than a namespace declaration).</summary>

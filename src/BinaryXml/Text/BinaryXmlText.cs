@@ -97,10 +97,19 @@ public static partial class BinaryXmlText
             node = reader.BytesConsumed;
             if (!reader.Read()) break;
             node = reader.TokenType == BinaryXmlTokenType.ArrayData ? arrayRecord : reader.TokenStartIndex;
-            if (marks is { IsHolding: true })
+            if (marks is not null)
             {
-                if (marks.TryHoldMore(ref reader)) continue;
-                marks.WriteHeld(output, ref inStartTag, only: reader.TokenType == BinaryXmlTokenType.EndElement);
+                if (marks.IsHolding)
+                {
+                    if (marks.TryHoldMore(ref reader)) continue;
+                    marks.WriteHeld(output, ref inStartTag, ends: reader.TokenType == BinaryXmlTokenType.EndElement);
+                }
+                if (reader.TokenType != BinaryXmlTokenType.Text)
+                {
+                    // A list's items are not marked, but they are text: the list is kept apart from the text before.
+                    if (reader.TokenType == BinaryXmlTokenType.StartList && marks.AfterText) marks.Separate(output);
+                    marks.AfterText = false;
+                }
             }
             switch (reader.TokenType)
             {
@@ -158,9 +167,19 @@ public static partial class BinaryXmlText
                     firstListItem = true;
                     break;
                 case BinaryXmlTokenType.Text:
-                    if (marks is not null && inStartTag && !inList && marks.ValueMark(ref reader) is string mark)
+                    if (marks is not null && !inList && depth > 0)
                     {
-                        marks.Hold(reader.GetString(), mark);
+                        // The first content is held until the next token says whether it is the only content (marked
+                        // on the start tag) or not (marked where it stands); base64, for the records that go on with it.
+                        string text = reader.GetString();
+                        string? mark = marks.ValueMark(ref reader);
+                        if (inStartTag ? mark is not null || TypeMarking.IsWhitespace(text) : mark == "base64")
+                        {
+                            marks.Hold(text, mark ?? "", first: inStartTag);
+                            break;
+                        }
+                        CloseStartTag(output, ref inStartTag, marks, null);
+                        marks.Text(output, text, mark);
                         break;
                     }
                     if (!inAttributeList) CloseStartTag(output, ref inStartTag, marks, null);
@@ -173,6 +192,11 @@ public static partial class BinaryXmlText
                     {
                         output.Append('"');
                         inAttributeList = false;
+                    }
+                    else if (marks is not null)
+                    {
+                        // (Text after it is kept apart from the list's.)
+                        marks.AfterText = depth > 0;
                     }
                     inList = false;
                     break;
@@ -195,7 +219,7 @@ public static partial class BinaryXmlText
                     break;
             }
         }
-        if (marks is { IsHolding: true }) marks.WriteHeld(output, ref inStartTag, only: false);
+        if (marks is { IsHolding: true }) marks.WriteHeld(output, ref inStartTag, ends: false);
         CloseStartTag(output, ref inStartTag, marks, null);
     }
 

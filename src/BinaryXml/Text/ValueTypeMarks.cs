@@ -16,7 +16,13 @@ namespace BinaryXml;
 /// <item><c>t:inline="b:Note @i:nil xmlns:b"</c> on an element whose names (its own, an attribute's, a declared
 /// namespace) were written inline where a writer would have used a dictionary string (see <see cref="Inline"/>);</item>
 /// <item><c>t:session="xmlns:i"</c> likewise for session strings that the static dictionary holds (see
-/// <see cref="Session"/>).</item>
+/// <see cref="Session"/>);</item>
+/// <item>beside other content (text, elements, comments), where a record's text would join the text next to it or
+/// could be taken for indentation, a processing instruction whose target is the prefix before the record's text:
+/// <c>&lt;?t int?&gt;5</c> for a typed record (base64 records next to each other as one value, their texts
+/// separated by a space), <c>&lt;?t?&gt;</c> for a Chars or UnicodeChars record that follows another text record
+/// (.NET's writer writes a qualified name whose local name is not a dictionary string as three: <c>a&lt;?t?&gt;:&lt;?t?&gt;Denied</c>)
+/// or is white space only. Binary XML has no processing instructions, so such an instruction is always a mark.</item>
 /// </list>
 /// The types: <c>int</c> (Int8Text, Int16Text, Int32Text), <c>long</c>, <c>ulong</c>, <c>bool</c>, <c>float</c>,
 /// <c>double</c>, <c>decimal</c>, <c>dateTime</c>, <c>timeSpan</c>, <c>guid</c> (UuidText), <c>uniqueId</c>,
@@ -24,7 +30,7 @@ namespace BinaryXml;
 /// <c>sessionDictionary</c> and <c>sessionQname</c> (the same, of a session string the static dictionary holds);
 /// arrays also <c>short[]</c>. Chars and UnicodeChars text is not marked, nor are ZeroText and OneText (what the text
 /// <c>0</c> and <c>1</c> are written as anyway), EmptyText (what an empty attribute value is written as; no writer
-/// call writes it as content) or a list's items. The prefix is
+/// call writes it as content) or a list's items (a list in content is kept apart from the text around it). The prefix is
 /// <c>t</c> unless the document uses it; then the first of <c>t1</c>, <c>t2</c>, … it does not use.
 /// <c>binxml encode</c> reads these marks.
 /// </remarks>
