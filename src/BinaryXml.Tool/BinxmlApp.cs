@@ -49,13 +49,14 @@ public static class BinxmlApp
         var reply = new Option<bool>("--reply") { Description = "With --format nmf: the reply direction (PreambleAck, the envelopes, End) instead of the request's preamble." };
         var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop white space between tags (what decode --indent adds); white space alone in an element stays its text." };
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
+        var mode = new Option<NmfMode>("--mode") { Description = "The mode of an nmf stream: Duplex (buffered net.tcp: msbinsession1, sized envelopes), Simplex (the same, one way), SingletonUnsized (streamed net.tcp: one msbin1 message in an unsized envelope) or SingletonSized (one msbin1 message, sized).", DefaultValueFactory = _ => NmfMode.Duplex };
         var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
         {
-            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, reply, compress, ignoreWhitespace, maxSessionSize,
+            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, mode, reply, compress, ignoreWhitespace, maxSessionSize,
         };
         encode.SetAction(result => Guard(stderr, () => Encode(
             result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding),
-            result.GetValue(via)!, result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), SessionSize(result.GetValue(maxSessionSize)), stdout, stdin)));
+            result.GetValue(via)!, result.GetValue(mode), result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), SessionSize(result.GetValue(maxSessionSize)), stdout, stdin)));
 
         var dumpFile = new Argument<string[]>("FILE") { Description = "Input files, in order (consecutive messages of one session direction).", Arity = ArgumentArity.OneOrMore };
         var dump = new Command("dump", "List every record: offset, type byte, record name, value and raw bytes; StringTables with the ids they assign.")
@@ -111,7 +112,7 @@ public static class BinxmlApp
             }
             // The messages decoded before a failure are printed before it is reported.
             if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
-            if (decoding.Via is not null) stderr.WriteLine($"binxml: {file}: via {Printable.Escape(decoding.Via)}");
+            if (decoding.Via is not null) stderr.WriteLine($"binxml: {file}: via {Printable.Escape(decoding.Via)}{(decoding.Mode is NmfMode m && m != NmfMode.Duplex ? $", mode {m} (encode --mode {m})" : "")}");
             foreach (DecodedMessage m in messages)
             {
                 string? indented = indent ? Indent(m.Xml) : null;
@@ -166,17 +167,21 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, bool reply, MessageCompression compress, bool ignoreWhitespace, int maxSessionSize, TextWriter stdout, Func<Stream> stdin)
+    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, NmfMode mode, bool reply, MessageCompression compress, bool ignoreWhitespace, int maxSessionSize, TextWriter stdout, Func<Stream> stdin)
     {
         if (format == MessageFormat.Auto) throw new ToolException("encode needs --format nbfx, msbin1, msbinsession1 or nmf.");
         if (reply && format != MessageFormat.Nmf) throw new ToolException("--reply is a direction of an nmf stream: give --format nmf.");
-        // A reply has no preamble to announce its encoding: its envelopes are read as msbinsession1, not compressed.
+        if (mode != NmfMode.Duplex && format != MessageFormat.Nmf) throw new ToolException("--mode is the mode of an nmf stream: give --format nmf.");
+        if (!Enum.IsDefined(mode)) throw new ToolException($"--mode {mode} is not an MC-NMF mode (Duplex, Simplex, SingletonUnsized, SingletonSized).");
+        // A reply has no preamble to announce its encoding: its envelopes are read as WCF writes them there, not compressed.
         if (reply && compress != MessageCompression.None) throw new ToolException("--reply with --compress: a reply stream has no encoding record to announce compression.");
+        // WCF writes a singleton stream's message (streamed net.tcp) without a session.
+        bool singleton = format == MessageFormat.Nmf && mode is NmfMode.SingletonUnsized or NmfMode.SingletonSized;
         if (outputEncoding == InputEncoding.Binary && output is null) throw new ToolException("binary output needs --output FILE.");
         DictionaryFile? dictionary = dictionaryPath is null ? null : DictionaryFile.Load(dictionaryPath);
         IXmlDictionary? staticDictionary = XmlEncoder.DictionaryFor(format, dictionary);
         var xml = new XmlEncoder(staticDictionary, ignoreWhitespace);
-        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 or MessageFormat.Nmf, compress, maxSessionSize, staticDictionary);
+        var encoder = new BinaryMessageEncoder(session: format is MessageFormat.Msbinsession1 || (format == MessageFormat.Nmf && !singleton), compress, maxSessionSize, staticDictionary);
         // A file may hold several messages, one top-level element each (what decode prints for several).
         var messages = new List<(string Name, byte[] Bytes)>();
         foreach (string file in files)
@@ -206,10 +211,15 @@ public static class BinxmlApp
         {
             var stream = new ArrayBufferWriter<byte>();
             var nmf = new NmfWriter(stream);
+            if (singleton && messages.Count > 1) throw new ToolException($"--mode {mode} carries one message; the files hold {messages.Count}.");
             if (reply) nmf.WritePreambleAck();
-            else if (compress == MessageCompression.None) nmf.WritePreamble(NmfMode.Duplex, via, NmfKnownEncoding.Soap12BinarySession);
-            else nmf.WritePreamble(NmfMode.Duplex, via, encoder.ContentType);
-            foreach ((_, byte[] bytes) in messages) nmf.WriteSizedEnvelope(bytes);
+            else if (compress == MessageCompression.None) nmf.WritePreamble(mode, via, singleton ? NmfKnownEncoding.Soap12Binary : NmfKnownEncoding.Soap12BinarySession);
+            else nmf.WritePreamble(mode, via, encoder.ContentType);
+            foreach ((_, byte[] bytes) in messages)
+            {
+                if (mode == NmfMode.SingletonUnsized) nmf.WriteUnsizedEnvelope(bytes);
+                else nmf.WriteSizedEnvelope(bytes);
+            }
             nmf.WriteEnd();
             messages = [("stream", stream.WrittenSpan.ToArray())];
         }

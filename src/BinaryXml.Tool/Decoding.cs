@@ -30,6 +30,9 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
     /// <summary>The Via of the last input, when it was an MC-NMF stream that has one (what <c>encode --via</c> takes).</summary>
     public string? Via { get; private set; }
 
+    /// <summary>The mode of the last input, when it was an MC-NMF stream with a preamble (what <c>encode --mode</c> takes).</summary>
+    public NmfMode? Mode { get; private set; }
+
     /// <summary>The bytes of the last input as they were decoded (decompressed), to which a failure's offset refers.</summary>
     public byte[] Input { get; private set; } = [];
 
@@ -44,6 +47,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
     {
         Detected = null;
         Via = null;
+        Mode = null;
         // Until it is decompressed, a failure (of the decompression itself) is the input's as given.
         Input = data;
         Compression = MessageCompression.None;
@@ -83,6 +87,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
                 {
                     NmfDecoder.Decode(data, envelopes, out _, out string? via, maxSessionSize, Options, markValueTypes);
                     Via = via;
+                    Mode = ModeOf(data);
                 }
                 finally
                 {
@@ -92,6 +97,17 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
             default:
                 throw new InvalidOperationException();
         }
+    }
+
+    /// <summary>The Mode record of a stream the decoder read (the preamble's second record), or null for a reply direction.</summary>
+    private static NmfMode? ModeOf(byte[] stream)
+    {
+        var reader = new NmfReader(stream);
+        while (reader.Read() && reader.RecordType is NmfRecordType.Version or NmfRecordType.Mode)
+        {
+            if (reader.RecordType == NmfRecordType.Mode) return reader.Mode;
+        }
+        return null;
     }
 
     private IXmlDictionary StaticDictionary => (IXmlDictionary?)dictionary ?? NbfsDictionary.Instance;

@@ -261,6 +261,53 @@ public sealed class SoapTests
     }
 
     [Fact]
+    public void An_unsized_envelope_is_written_in_chunks_of_at_most_the_size_given()
+    {
+        byte[] message = new byte[150_000];
+        new Random(7).NextBytes(message);
+        var output = new ArrayBufferWriter<byte>();
+        new NmfWriter(output).WriteUnsizedEnvelope(message);
+        // The record type, then chunks of 65,536, 65,536 and 18,928 bytes, each after its MultiByteInt31 size, then 0x00.
+        byte[] expected =
+        [
+            0x05, 0x80, 0x80, 0x04, .. message.AsSpan(0, 65536), 0x80, 0x80, 0x04, .. message.AsSpan(65536, 65536),
+            0xF0, 0x93, 0x01, .. message.AsSpan(131072), 0x00,
+        ];
+        Assert.Equal(Convert.ToHexString(expected), Convert.ToHexString(output.WrittenSpan));
+        var reader = new NmfReader(output.WrittenSpan);
+        Assert.True(reader.Read());
+        Assert.Equal(NmfRecordType.UnsizedEnvelope, reader.RecordType);
+        Assert.True(reader.Envelope.SequenceEqual(message));
+        Assert.False(reader.Read());
+
+        output.ResetWrittenCount();
+        new NmfWriter(output).WriteUnsizedEnvelope([1, 2, 3], maxChunkSize: 2);
+        Assert.Equal("05" + "020102" + "0103" + "00", Convert.ToHexString(output.WrittenSpan));
+        Assert.Throws<ArgumentException>(() => new NmfWriter(output).WriteUnsizedEnvelope([]));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new NmfWriter(output).WriteUnsizedEnvelope([1], maxChunkSize: 0));
+    }
+
+    [Fact]
+    public void A_reply_of_unsized_envelopes_is_read_as_msbin1_and_one_of_sized_envelopes_as_msbinsession1()
+    {
+        // A reply direction has no preamble: WCF's streamed net.tcp replies in an unsized envelope without a session,
+        // its buffered net.tcp in sized envelopes of the connection's session.
+        var output = new ArrayBufferWriter<byte>();
+        var nmf = new NmfWriter(output);
+        nmf.WritePreambleAck();
+        nmf.WriteUnsizedEnvelope(new BinaryMessageEncoder().WriteMessage(w => WriteOrder(w, 9)));
+        nmf.WriteEnd();
+        Assert.True(NmfDecoder.LooksLikeNmf(output.WrittenSpan));
+        Assert.Equal(OrderXml(9), Assert.Single(NmfDecoder.Decode(output.WrittenSpan, out _, out _)).Xml);
+
+        output.ResetWrittenCount();
+        nmf.WritePreambleAck();
+        nmf.WriteSizedEnvelope(new BinaryMessageEncoder(session: true).WriteMessage(w => WriteOrder(w, 9)));
+        nmf.WriteEnd();
+        Assert.Equal(OrderXml(9), Assert.Single(NmfDecoder.Decode(output.WrittenSpan, out _, out _)).Xml);
+    }
+
+    [Fact]
     public void Unsized_envelopes_are_joined_from_chunks()
     {
         byte[] message = new BinaryMessageEncoder().WriteMessage(w => WriteOrder(w, 9));

@@ -66,6 +66,70 @@ public sealed class TypeMarkTests
         Assert.Contains("--reply is a direction of an nmf stream", error);
     }
 
+    [Fact]
+    public void A_streamed_net_tcp_capture_decoded_with_types_encodes_to_the_same_bytes_in_its_mode()
+    {
+        // Streamed net.tcp: mode SingletonUnsized, one msbin1 message in an unsized envelope; its reply, after a
+        // PreambleAck, another. decode says the mode, which encode --mode takes.
+        byte[] request = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
+        var stream = new ArrayBufferWriter<byte>();
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(stream);
+        nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.SingletonUnsized, "net.tcp://localhost:8000/files", BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Binary);
+        nmf.WriteUnsizedEnvelope(request);
+        nmf.WriteEnd();
+        byte[] captured = stream.WrittenSpan.ToArray();
+        string file = WriteTemp("streamed.bin", captured);
+        (int exit, string xml, string error) = Binxml("decode", "--types", file);
+        Assert.Equal(0, exit);
+        Assert.Contains("streamed.bin: via net.tcp://localhost:8000/files, mode SingletonUnsized (encode --mode SingletonUnsized)\n", error);
+        Assert.Equal(BinaryXmlText.ToXml(request, NbfsDictionary.Instance, markValueTypes: true) + "\n", xml);
+        byte[] encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--via", "net.tcp://localhost:8000/files"], [file], [])[0];
+        Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
+
+        stream.ResetWrittenCount();
+        nmf.WritePreambleAck();
+        nmf.WriteUnsizedEnvelope(request);
+        nmf.WriteEnd();
+        captured = stream.WrittenSpan.ToArray();
+        encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--reply"], [WriteTemp("streamed-reply.bin", captured)], [])[0];
+        Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
+
+        // The buffered sample stream is Duplex, which decode does not name (encode's default).
+        Assert.DoesNotContain("mode", Binxml("decode", SamplePath("nettcp-stream.bin")).Err);
+    }
+
+    [Theory]
+    [InlineData(new[] { "--format", "nmf", "--mode", "SingletonUnsized" }, 2, "--mode SingletonUnsized carries one message; the files hold 2.")]
+    [InlineData(new[] { "--format", "nmf", "--mode", "SingletonSized" }, 2, "--mode SingletonSized carries one message; the files hold 2.")]
+    [InlineData(new[] { "--format", "msbin1", "--mode", "SingletonUnsized" }, 1, "--mode is the mode of an nmf stream: give --format nmf.")]
+    [InlineData(new[] { "--format", "nmf", "--mode", "9" }, 1, "--mode 9 is not an MC-NMF mode")]
+    public void Encode_refuses_a_mode_that_does_not_fit(string[] options, int messages, string reason)
+    {
+        string xml = string.Concat(Enumerable.Repeat("<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body/></s:Envelope>\n", messages));
+        (int exit, _, string error) = Binxml(["encode", .. options, WriteTemp("modes.xml", Encoding.UTF8.GetBytes(xml))]);
+        Assert.Equal(1, exit);
+        Assert.Contains(reason, error);
+    }
+
+    [Theory]
+    [InlineData("SingletonSized", "04", "07", "01")]
+    [InlineData("Simplex", "03", "08", "01")]
+    public void Encode_writes_each_mode_with_the_encoding_and_envelopes_wcf_uses(string mode, string modeByte, string encodingByte, string sizedEnvelopes)
+    {
+        string xml = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body/></s:Envelope>";
+        (int exit, string hex, string error) = Binxml("encode", "--format", "nmf", "--mode", mode, "--via", "net.tcp://h/", WriteTemp("mode.xml", Encoding.UTF8.GetBytes(xml)));
+        Assert.True(exit == 0, error);
+        byte[] stream = Convert.FromHexString(hex.Replace(" ", "").Trim());
+        var reader = new BinaryXml.Soap.Nmf.NmfReader(stream);
+        var records = new List<string>();
+        while (reader.Read()) records.Add(reader.RecordType.ToString());
+        Assert.Equal(["Version", "Mode", "Via", "KnownEncoding", "PreambleEnd", .. Enumerable.Repeat("SizedEnvelope", int.Parse(sizedEnvelopes)), "End"], records);
+        Assert.Equal(modeByte, Convert.ToHexString(stream, 4, 1));
+        Assert.Equal(encodingByte, Convert.ToHexString(stream, 4 + 1 + 1 + 1 + "net.tcp://h/".Length + 1, 1));
+        // And decode reads it back.
+        Assert.Equal(xml.Replace("<s:Body/>", "<s:Body></s:Body>") + "\n", Binxml("decode", WriteTemp("mode.bin", stream)).Out);
+    }
+
     [Theory]
     [InlineData("gzip")]
     [InlineData("deflate")]

@@ -97,8 +97,8 @@ public static class NmfDecoder
     /// <summary>
     /// The decoder for the envelopes that follow the record <paramref name="reader"/> is on: for a KnownEncoding or an
     /// ExtensibleEncoding record, the one its encoding names (null for an encoding that is not binary, whose envelopes
-    /// are text); for an envelope before any encoding record (a reply direction, which has no preamble), msbinsession1,
-    /// net.tcp's default.
+    /// are text); for an envelope before any encoding record (a reply direction, which has no preamble), what WCF
+    /// writes there: msbinsession1 in sized envelopes (buffered net.tcp's default), msbin1 in unsized ones (streamed).
     /// </summary>
     /// <param name="reader">A reader on an encoding or envelope record.</param>
     /// <param name="maxSessionSize">The session quota in bytes.</param>
@@ -113,6 +113,9 @@ public static class NmfDecoder
         },
         NmfRecordType.ExtensibleEncoding => BinaryMessageContentType.TryParse(reader.Text, out bool session, out MessageCompression compression)
             ? new BinaryMessageDecoder(session, compression, maxSessionSize, readerOptions: readerOptions) : null,
+        // A reply direction has no preamble: sized envelopes are buffered net.tcp's (Duplex), unsized ones streamed
+        // net.tcp's (SingletonUnsized), whose messages WCF writes without a session.
+        NmfRecordType.UnsizedEnvelope => new BinaryMessageDecoder(session: false, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
         _ => new BinaryMessageDecoder(session: true, maxSessionSize: maxSessionSize, readerOptions: readerOptions),
     };
 
@@ -148,8 +151,8 @@ public static class NmfDecoder
         return Encoding.UTF8.GetString(message);
     }
 
-    /// <summary>Whether the data starts like an MC-NMF stream: a Version 1.x record and a Mode record, or a PreambleAck.</summary>
+    /// <summary>Whether the data starts like an MC-NMF stream: a Version 1.x record and a Mode record, or a PreambleAck and an envelope.</summary>
     public static bool LooksLikeNmf(ReadOnlySpan<byte> data)
         => (data.Length >= 4 && data[0] == (byte)NmfRecordType.Version && data[1] == 1 && data[3] == (byte)NmfRecordType.Mode)
-        || (data.Length >= 2 && data[0] == (byte)NmfRecordType.PreambleAck && data[1] == (byte)NmfRecordType.SizedEnvelope);
+        || (data.Length >= 2 && data[0] == (byte)NmfRecordType.PreambleAck && data[1] is (byte)NmfRecordType.SizedEnvelope or (byte)NmfRecordType.UnsizedEnvelope);
 }

@@ -3,7 +3,7 @@ using System.Text;
 
 namespace BinaryXml.Soap.Nmf;
 
-/// <summary>Writes an MC-NMF stream: the preamble, sized envelopes and the end record.</summary>
+/// <summary>Writes an MC-NMF stream: the preamble, sized or unsized envelopes and the end record.</summary>
 public sealed class NmfWriter(IBufferWriter<byte> output)
 {
     private readonly IBufferWriter<byte> _output = output ?? throw new ArgumentNullException(nameof(output));
@@ -56,6 +56,32 @@ public sealed class NmfWriter(IBufferWriter<byte> output)
         int n = 1 + MultiByteInt31.Write(span[1..], message.Length);
         message.CopyTo(span[n..]);
         _output.Advance(n + message.Length);
+    }
+
+    /// <summary>
+    /// Writes an UnsizedEnvelope record holding one encoded message (MC-NMF 2.2.4.3, what streamed net.tcp sends in
+    /// <see cref="NmfMode.SingletonUnsized"/>): the message in data chunks of at most <paramref name="maxChunkSize"/>
+    /// bytes, each after its size, then the terminator 0x00.
+    /// </summary>
+    /// <exception cref="ArgumentException">The message is empty (an unsized envelope holds at least one chunk).</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxChunkSize"/> is not positive.</exception>
+    public void WriteUnsizedEnvelope(ReadOnlySpan<byte> message, int maxChunkSize = 65536)
+    {
+        if (message.IsEmpty) throw new ArgumentException("An unsized envelope holds at least one chunk of data.", nameof(message));
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxChunkSize);
+        WriteByte(NmfRecordType.UnsizedEnvelope);
+        while (!message.IsEmpty)
+        {
+            int size = Math.Min(message.Length, maxChunkSize);
+            Span<byte> span = _output.GetSpan(MultiByteInt31.MaxLength + size);
+            int n = MultiByteInt31.Write(span, size);
+            message[..size].CopyTo(span[n..]);
+            _output.Advance(n + size);
+            message = message[size..];
+        }
+        // The terminator: a chunk size of 0.
+        _output.GetSpan(1)[0] = 0;
+        _output.Advance(1);
     }
 
     /// <summary>Writes the End record.</summary>
