@@ -114,7 +114,7 @@ public sealed class TypeMarkTests
     [Theory]
     [InlineData("SingletonSized", "04", "07", "01")]
     [InlineData("Simplex", "03", "08", "01")]
-    public void Encode_writes_each_mode_with_the_encoding_and_envelopes_wcf_uses(string mode, string modeByte, string encodingByte, string sizedEnvelopes)
+    public void Encode_writes_each_mode_with_its_encoding_and_envelopes(string mode, string modeByte, string encodingByte, string sizedEnvelopes)
     {
         string xml = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body/></s:Envelope>";
         (int exit, string hex, string error) = Binxml("encode", "--format", "nmf", "--mode", mode, "--via", "net.tcp://h/", WriteTemp("mode.xml", Encoding.UTF8.GetBytes(xml)));
