@@ -5,7 +5,7 @@ namespace BinaryXml.Tool;
 /// <summary>The marks of <c>decode --types</c> (<see cref="ValueTypeMarks"/>): values' record types, arrays, names' kinds.</summary>
 internal sealed partial class XmlEncoder
 {
-    private const string Types = "int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64, dictionary, qname, sessionDictionary, sessionQname; for arrays bool[], short[], int[], long[], float[], double[], decimal[], dateTime[], timeSpan[], guid[]";
+    private const string Types = "int, long, ulong, bool, float, double, decimal, dateTime, timeSpan, guid, uniqueId, base64, dictionary, qname, sessionDictionary, sessionQname; for lists list: and the items' types or text, separated by commas; for arrays bool[], short[], int[], long[], float[], double[], decimal[], dateTime[], timeSpan[], guid[]";
 
     private static void ReadMark(XmlReader r, ref string? type, ref string? attributeTypes, ref string? inline, ref string? session)
     {
@@ -129,6 +129,11 @@ internal sealed partial class XmlEncoder
 
     private void WriteTyped(BinaryXmlWriter w, XmlReader r, string type, string text)
     {
+        if (type.StartsWith(ValueTypeMarks.ListPrefix, StringComparison.Ordinal))
+        {
+            WriteList(w, r, type, text);
+            return;
+        }
         switch (type)
         {
             case "dictionary" or "sessionDictionary":
@@ -144,6 +149,26 @@ internal sealed partial class XmlEncoder
                 WriteValue(w, r, type, text);
                 return;
         }
+    }
+
+    /// <summary>
+    /// Writes a list (<c>list:int,text,…</c>): its text's items, separated by single spaces, each of its type, between
+    /// StartListText and EndListText.
+    /// </summary>
+    private void WriteList(BinaryXmlWriter w, XmlReader r, string type, string text)
+    {
+        string[] types = type[ValueTypeMarks.ListPrefix.Length..].Split(',');
+        string[] items = text.Split(' ');
+        if (items.Length != types.Length) throw Error(r, $"the list marked {type} has {types.Length} items, its text '{text}' {items.Length}");
+        w.WriteStartList();
+        for (int i = 0; i < items.Length; i++)
+        {
+            if (types[i] == ValueTypeMarks.ListText) w.WriteString(items[i]);
+            else if (types[i] is "base64" || types[i].StartsWith(ValueTypeMarks.ListPrefix, StringComparison.Ordinal) || types[i].EndsWith("[]", StringComparison.Ordinal))
+                throw Error(r, $"a list's item cannot be {types[i]}");
+            else WriteTyped(w, r, types[i], items[i]);
+        }
+        w.WriteEndList();
     }
 
     private static void WriteValue(BinaryXmlWriter w, XmlReader r, string type, string text)

@@ -108,8 +108,59 @@ public static partial class BinaryXmlText
             AfterText = true;
         }
 
-        /// <summary>Keeps what follows apart from the text before it (an empty mark).</summary>
-        public void Separate(StringBuilder output) => AppendInstruction(output, "");
+        // The list being rendered (MC-NBFX 2.2.3.19): its items' marks, whether they can be marked, and where the mark
+        // goes: an attribute's name (the entry of t:attributeTypes), or where the list's text starts in content.
+        private readonly List<string> _listItems = [];
+        private bool _listMarkable;
+        private string? _listAttribute;
+        private int _listStart;
+        private bool _listAfterText;
+
+        /// <summary>
+        /// Starts noting a list: an attribute's value (its name is what <paramref name="output"/> holds from
+        /// <paramref name="attributeNameStart"/>) or, with -1, content (its text starts where the output ends).
+        /// </summary>
+        public void StartList(StringBuilder output, int attributeNameStart, bool markable)
+        {
+            _listItems.Clear();
+            _listMarkable = markable;
+            _listAttribute = attributeNameStart < 0 ? null : output.ToString(attributeNameStart, output.Length - attributeNameStart);
+            _listStart = output.Length;
+            _listAfterText = AfterText;
+            AfterText = false;
+        }
+
+        /// <summary>
+        /// Notes a list item: its mark; <c>int</c> for ZeroText and OneText (what .NET's writer writes for 0 and 1, and
+        /// for the text 0 and 1 in content); <c>text</c> for other text. A list whose items' texts could not be told
+        /// apart again (one empty or holding a space), that holds base64 (which .NET's writer refuses in one) or, in an
+        /// attribute, text (which .NET's writer leaves out of an attribute's list: no call writes it) is not marked.
+        /// </summary>
+        public void ListItem(ref BinaryXmlReader reader, string text)
+        {
+            string mark = ValueMark(ref reader)
+                ?? ((RecordType)((byte)reader.ValueType & 0xFE) is RecordType.ZeroText or RecordType.OneText ? "int" : ValueTypeMarks.ListText);
+            if (text.Length == 0 || text.Contains(' ') || mark == "base64" || (_listAttribute is not null && mark == ValueTypeMarks.ListText)) _listMarkable = false;
+            _listItems.Add(mark);
+        }
+
+        /// <summary>
+        /// Ends a list: marks it <c>list:int,text,…</c>, in <c>t:attributeTypes</c> or before its text, when it can be;
+        /// a list in content that cannot is still kept apart from text before it (an empty mark).
+        /// </summary>
+        public void EndList(StringBuilder output)
+        {
+            string? mark = _listMarkable && _listItems.Count > 0 ? ValueTypeMarks.ListPrefix + string.Join(',', _listItems) : null;
+            if (_listAttribute is not null)
+            {
+                if (mark is not null) AppendEntry(_attributeTypes, _listAttribute, mark);
+                return;
+            }
+            if (mark is null && !_listAfterText) return;
+            var instruction = new StringBuilder();
+            AppendInstruction(instruction, mark ?? "");
+            output.Insert(_listStart, instruction.ToString());
+        }
 
         /// <summary>Whether <paramref name="text"/> is XML white space only (what an XML parser reports as white space).</summary>
         public static bool IsWhitespace(string text) => text.AsSpan().IndexOfAnyExcept(" \t\r\n") < 0;
@@ -184,13 +235,16 @@ public static partial class BinaryXmlText
 
         /// <summary>Appends to a list mark the name <paramref name="output"/> holds from <paramref name="nameStart"/>, with its kind and value.</summary>
         private static void AppendEntry(StringBuilder list, StringBuilder output, int nameStart, string kind, string? value)
+            => AppendEntry(list, output.ToString(nameStart, output.Length - nameStart), value, kind);
+
+        /// <summary>Appends to a list mark a name, with its kind and value.</summary>
+        private static void AppendEntry(StringBuilder list, string name, string? value, string kind = "")
         {
             int end = list.Length;
             if (end > 0) list.Append(' ');
             list.Append(kind);
-            for (int i = nameStart; i < output.Length; i++)
+            foreach (char c in name)
             {
-                char c = output[i];
                 // A name that would make the list ambiguous is left unmarked (it is not an XML name either).
                 if (c is '=' or ' ' or '\t' or '\r' or '\n')
                 {

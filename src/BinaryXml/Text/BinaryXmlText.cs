@@ -104,12 +104,8 @@ public static partial class BinaryXmlText
                     if (marks.TryHoldMore(ref reader)) continue;
                     marks.WriteHeld(output, ref inStartTag, ends: reader.TokenType == BinaryXmlTokenType.EndElement);
                 }
-                if (reader.TokenType != BinaryXmlTokenType.Text)
-                {
-                    // A list's items are not marked, but they are text: the list is kept apart from the text before.
-                    if (reader.TokenType == BinaryXmlTokenType.StartList && marks.AfterText) marks.Separate(output);
-                    marks.AfterText = false;
-                }
+                // (A list notes whether text came before it: StartList.)
+                if (reader.TokenType is not (BinaryXmlTokenType.Text or BinaryXmlTokenType.StartList)) marks.AfterText = false;
             }
             switch (reader.TokenType)
             {
@@ -149,6 +145,7 @@ public static partial class BinaryXmlText
                     AppendQName(output, reader.Prefix, reader.LocalName, marks);
                     marks?.Name(output, nameStart, "@", reader.LocalName);
                     marks?.Attribute(output, nameStart, ref reader);
+                    if (reader.ValueType == RecordType.StartListText) marks?.StartList(output, nameStart, markable: true);
                     output.Append("=\"");
                     if (reader.ValueType == RecordType.StartListText)
                     {
@@ -163,6 +160,8 @@ public static partial class BinaryXmlText
                     break;
                 case BinaryXmlTokenType.StartList:
                     CloseStartTag(output, ref inStartTag, marks, null);
+                    // (Marked where it stands, in an element: a mark outside one would have no declared prefix.)
+                    marks?.StartList(output, -1, markable: depth > 0);
                     inList = true;
                     firstListItem = true;
                     break;
@@ -185,9 +184,12 @@ public static partial class BinaryXmlText
                     if (!inAttributeList) CloseStartTag(output, ref inStartTag, marks, null);
                     if (inList && !firstListItem) output.Append(' ');
                     firstListItem = false;
-                    TextFormatting.AppendEscaped(output, reader.GetString(), attribute: inAttributeList, exact);
+                    string value = reader.GetString();
+                    if (inList) marks?.ListItem(ref reader, value);
+                    TextFormatting.AppendEscaped(output, value, attribute: inAttributeList, exact);
                     break;
                 case BinaryXmlTokenType.EndList:
+                    marks?.EndList(output);
                     if (inAttributeList)
                     {
                         output.Append('"');

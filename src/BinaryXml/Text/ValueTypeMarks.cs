@@ -29,8 +29,11 @@ namespace BinaryXml;
 /// <c>base64</c> (Bytes8Text–Bytes32Text), <c>dictionary</c> (DictionaryText), <c>qname</c> (QNameDictionaryText),
 /// <c>sessionDictionary</c> and <c>sessionQname</c> (the same, of a session string the static dictionary holds);
 /// arrays also <c>short[]</c>. Chars and UnicodeChars text is not marked, nor are ZeroText and OneText (what the text
-/// <c>0</c> and <c>1</c> are written as anyway), EmptyText (what an empty attribute value is written as; no writer
-/// call writes it as content) or a list's items (a list in content is kept apart from the text around it). The prefix is
+/// <c>0</c> and <c>1</c> are written as anyway) or EmptyText (what an empty attribute value is written as; no writer
+/// call writes it as content). A list (.NET's <c>WriteValue</c> of an array: its items' records, rendered separated
+/// by spaces) is marked <c>list:int,text,double</c>, its items' marks (<see cref="ListText"/> for an item that needs
+/// none), in <c>t:attributeTypes</c> or by a processing instruction before it, unless an item is empty or holds a
+/// space (its items could not be told apart) or base64. The prefix is
 /// <c>t</c> unless the document uses it; then the first of <c>t1</c>, <c>t2</c>, … it does not use.
 /// <c>binxml encode</c> reads these marks.
 /// </remarks>
@@ -58,6 +61,15 @@ public static class ValueTypeMarks
     /// adds it to the session: DataContractSerializer's namespaces, for example).
     /// </summary>
     public const string Session = "session";
+
+    /// <summary>
+    /// What the mark of a list starts with (MC-NBFX 2.2.3.19): <c>list:</c>, then its items' marks separated by commas,
+    /// <see cref="ListText"/> for an item that needs none (<c>list:int,text,double</c>).
+    /// </summary>
+    public const string ListPrefix = "list:";
+
+    /// <summary>The mark of a list item that needs none (a Chars, UnicodeChars, ZeroText or OneText record).</summary>
+    public const string ListText = "text";
 
     /// <summary>
     /// The mark of a text record type (plain or WithEndElement), or null for text that needs none: Chars,
