@@ -19,7 +19,10 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
     /// malformed, the records read before the failure are listed before its exception (with its offsets in the document,
     /// <see cref="BinaryXmlException.NodeOffset"/> set) is thrown.
     /// </summary>
-    public void DumpDocument(ReadOnlySpan<byte> doc, int baseOffset, XmlBinaryReaderSession? session)
+    public void DumpDocument(ReadOnlySpan<byte> doc, int baseOffset, XmlBinaryReaderSession? session) => DumpDocument(doc, offset => baseOffset + offset, session);
+
+    /// <summary>Lists the records of a document as <see cref="DumpDocument(ReadOnlySpan{byte}, int, XmlBinaryReaderSession?)"/>, each at the offset <paramref name="offsetOf"/> gives.</summary>
+    private void DumpDocument(ReadOnlySpan<byte> doc, Func<long, long> offsetOf, XmlBinaryReaderSession? session)
     {
         var entries = new List<(int Offset, string Value)>();
         BinaryXmlException? failure = null;
@@ -78,12 +81,12 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
             end = failure is null ? doc.Length : node;
             reader.Dispose();
         }
-        ListEntries(doc, baseOffset, entries, end);
+        ListEntries(doc, offsetOf, entries, end);
         if (failure is not null) throw failure;
     }
 
     /// <summary>One line a record: its end is where the next entry starts, the last one's <paramref name="end"/>.</summary>
-    private void ListEntries(ReadOnlySpan<byte> doc, int baseOffset, List<(int Offset, string Value)> entries, int end)
+    private void ListEntries(ReadOnlySpan<byte> doc, Func<long, long> offsetOf, List<(int Offset, string Value)> entries, int end)
     {
         for (int i = 0; i < entries.Count; i++)
         {
@@ -95,7 +98,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
             }
             byte type = doc[offset];
             string name = entries[i].Value.Contains(" items: ", StringComparison.Ordinal) ? "(array items)" : RecordTypes.GetName(type);
-            Line(baseOffset + offset, type, name, value, doc[offset..Math.Max(offset, next)]);
+            Line(offsetOf(offset), type, name, value, doc[offset..Math.Max(offset, next)]);
         }
     }
 
@@ -104,7 +107,13 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
     /// offsets from <paramref name="baseOffset"/>, or, for a compressed message, at offsets in the decompressed message.
     /// A failure's offset is in the (decompressed) message, as <see cref="BinaryMessageDecoder.ToXml"/> gives it.
     /// </summary>
-    public void DumpMessage(ReadOnlySpan<byte> message, BinaryMessageDecoder decoder, int baseOffset)
+    public void DumpMessage(ReadOnlySpan<byte> message, BinaryMessageDecoder decoder, int baseOffset) => DumpMessage(message, decoder, offset => baseOffset + offset);
+
+    /// <summary>
+    /// Lists a message as <see cref="DumpMessage(ReadOnlySpan{byte}, BinaryMessageDecoder, int)"/> does, each byte of
+    /// it at the offset <paramref name="offsetOf"/> gives (an unsized envelope's message lies in chunks).
+    /// </summary>
+    public void DumpMessage(ReadOnlySpan<byte> message, BinaryMessageDecoder decoder, Func<long, long> offsetOf)
     {
         int firstId = decoder.SessionStrings.Count;
         ReadOnlySpan<byte> doc = decoder.ReadDocument(message);
@@ -112,8 +121,8 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
         {
             // The records are the decompressed message's: their offsets too (the caller reports a failure as the
             // envelope's, with the offset in the decompressed message).
-            output.WriteLine($"{baseOffset:X6}  {decoder.Compression} message: {message.Length} bytes; the offsets below are in its {doc.Length + decoder.LastStringTable.Size} bytes decompressed");
-            baseOffset = 0;
+            output.WriteLine($"{offsetOf(0):X6}  {decoder.Compression} message: {message.Length} bytes; the offsets below are in its {doc.Length + decoder.LastStringTable.Size} bytes decompressed");
+            offsetOf = offset => offset;
         }
         int size = 0;
         if (decoder.IsSession)
@@ -121,12 +130,12 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
             (size, IReadOnlyList<string> strings) = decoder.LastStringTable;
             // A compressed message's table is in its decompressed bytes, which the decoder keeps to itself.
             string raw = decoder.Compression == MessageCompression.None ? $"  [{Raw(message[..size])}]" : "";
-            output.WriteLine($"{baseOffset:X6}  StringTable: {size} bytes, {strings.Count} new string{(strings.Count == 1 ? "" : "s")}{raw}");
+            output.WriteLine($"{offsetOf(0):X6}  StringTable: {size} bytes, {strings.Count} new string{(strings.Count == 1 ? "" : "s")}{raw}");
             for (int i = 0; i < strings.Count; i++) output.WriteLine($"          id {2 * (firstId + i) + 1} (session {firstId + i}) = {Quote(strings[i])}");
         }
         try
         {
-            DumpDocument(doc, baseOffset + size, decoder.Session);
+            DumpDocument(doc, offset => offsetOf(size + offset), decoder.Session);
         }
         catch (BinaryXmlException e) when (size != 0)
         {
@@ -165,17 +174,17 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
             {
                 try
                 {
-                    DumpMessage(reader.Envelope, decoder, reader.PayloadOffset);
+                    DumpMessage(reader.Envelope, decoder, reader.StreamOffsetMap());
                 }
                 catch (BinaryXmlException e)
                 {
-                    throw NmfDecoder.EnvelopeException(e, reader.PayloadOffset, decoder.Compression);
+                    throw NmfDecoder.EnvelopeException(e, reader, decoder.Compression);
                 }
             }
         }
     }
 
-    private void Line(int offset, byte type, string name, string value, ReadOnlySpan<byte> raw)
+    private void Line(long offset, byte type, string name, string value, ReadOnlySpan<byte> raw)
         => output.WriteLine($"{offset:X6}  {type:X2}  {name,-34} {Truncate(value),-62} {Raw(raw)}");
 
     private static string ArraySummary(ref BinaryXmlReader reader)

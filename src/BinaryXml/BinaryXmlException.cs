@@ -59,6 +59,12 @@ public sealed class BinaryXmlException : XmlException
     /// </summary>
     /// <param name="partOffset">Where the part starts in the larger input.</param>
     /// <param name="context">What the part is, or null.</param>
-    public BinaryXmlException InLargerInput(long partOffset, string? context = null)
-        => new(context is null ? Reason : $"{context}: {Reason}", partOffset + Offset, NodeOffset < 0 ? -1 : partOffset + NodeOffset, this);
+    public BinaryXmlException InLargerInput(long partOffset, string? context = null) => InLargerInput(partOffset + Offset, partOffset + NodeOffset, context);
+
+    /// <summary>
+    /// This failure of a part of a larger input, at <paramref name="offset"/> there (and <paramref name="nodeOffset"/>
+    /// where it has a node offset): for a part whose bytes are not contiguous in the input.
+    /// </summary>
+    internal BinaryXmlException InLargerInput(long offset, long nodeOffset, string? context)
+        => new(context is null ? Reason : $"{context}: {Reason}", offset, NodeOffset < 0 ? -1 : nodeOffset, this);
 }

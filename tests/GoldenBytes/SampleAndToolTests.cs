@@ -408,6 +408,29 @@ public sealed class SampleAndToolTests
     }
 
     [Fact]
+    public void Dump_lists_an_unsized_envelopes_records_at_their_offsets_in_its_chunks()
+    {
+        // The sample request in chunks of 16 bytes: each record at the stream offset of its first byte, past the chunk
+        // headers before it. The first chunk's data starts at 0x20; the third record of its second chunk (an
+        // attribute's value, 0x82, at 0x31 after the header at 0x30) is followed by Action's text at 0x32.
+        byte[] message = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
+        var output = new ArrayBufferWriter<byte>();
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(output);
+        nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.SingletonUnsized, "net.tcp://localhost/", BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Binary);
+        nmf.WriteUnsizedEnvelope(message, maxChunkSize: 16);
+        nmf.WriteEnd();
+        byte[] stream = output.WrittenSpan.ToArray();
+        Assert.Equal(0x10, stream[0x30]);
+        Assert.Equal(0x99, stream[0x32]);
+        (int exit, string dump, string error) = Binxml("dump", WriteTemp("chunked.bin", stream));
+        Assert.True(exit == 0, error);
+        Assert.Contains("\n000020  56  PrefixDictionaryElementS ", dump);
+        Assert.Contains("\n000032  99  Chars8TextWithEndElement ", dump);
+        // The offset of the message's last byte, past twelve chunk headers (204 bytes in chunks of 16).
+        Assert.Contains($"\n{0x20 + message.Length - 1 + 12:X6}  01  EndElement ", dump);
+    }
+
+    [Fact]
     public void Auto_detects_gzip_and_deflate()
     {
         byte[] bytes = File.ReadAllBytes(SamplePath("session/message-1.bin"));

@@ -308,6 +308,42 @@ public sealed class SoapTests
     }
 
     [Fact]
+    public void A_failure_in_an_unsized_envelope_names_the_stream_offset_of_the_byte_in_its_chunk()
+    {
+        // A message in chunks of 16 bytes: a byte of it that is not a record lies at a stream offset past every chunk
+        // header before it, which the failure names (not the message's offset after the first header).
+        byte[] message = new BinaryMessageEncoder().WriteMessage(w => WriteOrder(w, 9));
+        var output = new ArrayBufferWriter<byte>();
+        var nmf = new NmfWriter(output);
+        nmf.WritePreamble(NmfMode.SingletonUnsized, "net.tcp://localhost/", NmfKnownEncoding.Soap12Binary);
+        nmf.WriteUnsizedEnvelope(message, maxChunkSize: 16);
+        nmf.WriteEnd();
+        byte[] stream = output.WrittenSpan.ToArray();
+        Assert.Equal(OrderXml(9), Assert.Single(NmfDecoder.Decode(stream, out _, out _)).Xml);
+
+        var reader = new NmfReader(stream);
+        while (reader.Read() && reader.RecordType != NmfRecordType.UnsizedEnvelope)
+        {
+        }
+        int firstData = reader.PayloadOffset;
+        Assert.Equal(0x05, stream[firstData - 2]);
+        Assert.Equal(16, stream[firstData - 1]);
+        // Message byte 40 is in the third chunk: two headers of one byte after the first.
+        Assert.Equal(firstData + 40 + 2, reader.StreamOffsetOf(40));
+        Assert.Equal(firstData + 15, reader.StreamOffsetOf(15));
+        Assert.Equal(firstData + 16 + 1, reader.StreamOffsetOf(16));
+        Assert.Equal(message[40], stream[reader.StreamOffsetOf(40)]);
+        Assert.Equal(message[^1], stream[reader.StreamOffsetOf(message.Length - 1)]);
+
+        // The message's last record (the envelope's end) made a byte that is no record.
+        long last = reader.StreamOffsetOf(message.Length - 1);
+        stream[last] = 0xFF;
+        BinaryXmlException e = Assert.Throws<BinaryXmlException>(() => NmfDecoder.Decode(stream, out _, out _));
+        Assert.Equal(last, e.Offset);
+        Assert.StartsWith($"Envelope at offset {firstData}: ", e.Message);
+    }
+
+    [Fact]
     public void Unsized_envelopes_are_joined_from_chunks()
     {
         byte[] message = new BinaryMessageEncoder().WriteMessage(w => WriteOrder(w, 9));

@@ -3,7 +3,7 @@ using System.Text;
 namespace BinaryXml.Soap.Nmf;
 
 /// <summary>One envelope of an MC-NMF stream, decoded.</summary>
-/// <param name="Offset">The offset of the envelope's message in the stream.</param>
+/// <param name="Offset">The offset of the envelope's message in the stream (of its first byte: an unsized envelope's lies in chunks, <see cref="NmfReader.StreamOffsetOf"/>).</param>
 /// <param name="Message">The encoded message bytes.</param>
 /// <param name="Xml">The message as XML text.</param>
 public sealed record NmfEnvelope(int Offset, byte[] Message, string Xml);
@@ -84,7 +84,7 @@ public static class NmfDecoder
                         }
                         catch (BinaryXmlException e)
                         {
-                            throw EnvelopeException(e, reader.PayloadOffset, decoder.Compression);
+                            throw EnvelopeException(e, reader, decoder.Compression);
                         }
                     }
                     envelopes.Add(new NmfEnvelope(reader.PayloadOffset, message.ToArray(), xml));
@@ -133,6 +133,21 @@ public static class NmfDecoder
         return compression == MessageCompression.None
             ? e.InLargerInput(messageOffset, $"Envelope at offset {messageOffset}")
             : new BinaryXmlException($"Envelope at offset {messageOffset}, at byte offset {e.Offset} of its decompressed message: {e.Reason}", messageOffset, e);
+    }
+
+    /// <summary>
+    /// A failure of the message of the envelope <paramref name="reader"/> is on as one of the stream's, as
+    /// <see cref="EnvelopeException(BinaryXmlException, int, MessageCompression)"/> gives it; the offsets of an unsized
+    /// envelope's message, which lies in chunks, mapped to the chunk that holds each (<see cref="NmfReader.StreamOffsetOf"/>).
+    /// </summary>
+    /// <param name="e">The message's failure, its offset in the (decompressed) message.</param>
+    /// <param name="reader">A reader on the envelope.</param>
+    /// <param name="compression">The compression of the message.</param>
+    public static BinaryXmlException EnvelopeException(BinaryXmlException e, scoped in NmfReader reader, MessageCompression compression)
+    {
+        ArgumentNullException.ThrowIfNull(e);
+        if (compression != MessageCompression.None || reader.RecordType != NmfRecordType.UnsizedEnvelope) return EnvelopeException(e, reader.PayloadOffset, compression);
+        return e.InLargerInput(reader.StreamOffsetOf(e.Offset), reader.StreamOffsetOf(e.NodeOffset), $"Envelope at offset {reader.PayloadOffset}");
     }
 
     /// <summary>

@@ -15,6 +15,8 @@ public ref struct NmfReader
     private int _pos;
     private ReadOnlySpan<byte> _payload;
     private byte[]? _unsized;
+    // An unsized envelope's chunks: where each starts in the message and in the stream.
+    private List<(int Message, int Stream)>? _chunks;
 
     /// <summary>Creates a reader over a whole captured stream.</summary>
     public NmfReader(ReadOnlySpan<byte> data) => _data = data;
@@ -25,8 +27,34 @@ public ref struct NmfReader
     /// <summary>The offset of the current record.</summary>
     public int RecordOffset { readonly get; private set; }
 
-    /// <summary>The offset of the current record's payload (for envelopes, of the message).</summary>
+    /// <summary>
+    /// The offset of the current record's payload (for envelopes, of the message's first byte: an unsized envelope's
+    /// message lies in chunks, <see cref="StreamOffsetOf"/>).
+    /// </summary>
     public int PayloadOffset { readonly get; private set; }
+
+    /// <summary>
+    /// The stream offset of the byte at <paramref name="envelopeOffset"/> in the current envelope's message: after
+    /// <see cref="PayloadOffset"/> in a sized envelope; in an unsized one, in the chunk that holds it (the message's
+    /// length maps to the end of the last chunk).
+    /// </summary>
+    public readonly long StreamOffsetOf(long envelopeOffset) => StreamOffset(RecordType == NmfRecordType.UnsizedEnvelope ? _chunks : null, PayloadOffset, envelopeOffset);
+
+    /// <summary><see cref="StreamOffsetOf"/> for the current envelope, as a function that can be kept after the reader moves on.</summary>
+    public readonly Func<long, long> StreamOffsetMap()
+    {
+        (int, int)[]? chunks = RecordType == NmfRecordType.UnsizedEnvelope ? _chunks?.ToArray() : null;
+        int payload = PayloadOffset;
+        return offset => StreamOffset(chunks, payload, offset);
+    }
+
+    private static long StreamOffset(IReadOnlyList<(int Message, int Stream)>? chunks, int payload, long envelopeOffset)
+    {
+        if (chunks is null || chunks.Count == 0 || envelopeOffset < 0) return payload + envelopeOffset;
+        int i = chunks.Count - 1;
+        while (i > 0 && chunks[i].Message > envelopeOffset) i--;
+        return chunks[i].Stream + (envelopeOffset - chunks[i].Message);
+    }
 
     /// <summary>Version: major and minor.</summary>
     public (byte Major, byte Minor) Version { readonly get; private set; }
@@ -121,13 +149,15 @@ public ref struct NmfReader
 
     private void ReadChunks()
     {
-        PayloadOffset = _pos;
+        (_chunks ??= []).Clear();
         var joined = new ArrayBufferWriter<byte>();
         while (true)
         {
             int size = ReadSize();
+            if (_chunks.Count == 0) PayloadOffset = _pos;
             if (size == 0) break;
             if (size > _data.Length - _pos) throw new BinaryXmlException($"An MC-NMF data chunk declares {size} bytes but {_data.Length - _pos} remain", _pos);
+            _chunks.Add((joined.WrittenCount, _pos));
             joined.Write(_data.Slice(_pos, size));
             _pos += size;
         }
