@@ -407,6 +407,17 @@ public sealed class SampleAndToolTests
         foreach (string line in plain.Split('\n').Skip(1).Where(l => l.Length > 0 && !l.Contains("StringTable"))) Assert.Contains(line, dumpLines);
     }
 
+    /// <summary>A streamed net.tcp request as WCF's client sends it: mode SingletonUnsized, msbin1, one unsized envelope, End.</summary>
+    internal static byte[] StreamedCapture(byte[] message, string via, int maxChunkSize = 65536)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(output);
+        nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.SingletonUnsized, via, BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Binary);
+        nmf.WriteUnsizedEnvelope(message, maxChunkSize);
+        nmf.WriteEnd();
+        return output.WrittenSpan.ToArray();
+    }
+
     [Fact]
     public void Dump_lists_an_unsized_envelopes_records_at_their_offsets_in_its_chunks()
     {
@@ -414,12 +425,7 @@ public sealed class SampleAndToolTests
         // headers before it. The first chunk's data starts at 0x20; the third record of its second chunk (an
         // attribute's value, 0x82, at 0x31 after the header at 0x30) is followed by Action's text at 0x32.
         byte[] message = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
-        var output = new ArrayBufferWriter<byte>();
-        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(output);
-        nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.SingletonUnsized, "net.tcp://localhost/", BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Binary);
-        nmf.WriteUnsizedEnvelope(message, maxChunkSize: 16);
-        nmf.WriteEnd();
-        byte[] stream = output.WrittenSpan.ToArray();
+        byte[] stream = StreamedCapture(message, "net.tcp://localhost/", maxChunkSize: 16);
         Assert.Equal(0x10, stream[0x30]);
         Assert.Equal(0x99, stream[0x32]);
         (int exit, string dump, string error) = Binxml("dump", WriteTemp("chunked.bin", stream));

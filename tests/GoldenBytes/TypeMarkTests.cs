@@ -72,12 +72,7 @@ public sealed class TypeMarkTests
         // Streamed net.tcp: mode SingletonUnsized, one msbin1 message in an unsized envelope; its reply, after a
         // PreambleAck, another. decode says the mode, which encode --mode takes.
         byte[] request = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
-        var stream = new ArrayBufferWriter<byte>();
-        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(stream);
-        nmf.WritePreamble(BinaryXml.Soap.Nmf.NmfMode.SingletonUnsized, "net.tcp://localhost:8000/files", BinaryXml.Soap.Nmf.NmfKnownEncoding.Soap12Binary);
-        nmf.WriteUnsizedEnvelope(request);
-        nmf.WriteEnd();
-        byte[] captured = stream.WrittenSpan.ToArray();
+        byte[] captured = StreamedCapture(request, "net.tcp://localhost:8000/files");
         string file = WriteTemp("streamed.bin", captured);
         (int exit, string xml, string error) = Binxml("decode", "--types", file);
         Assert.Equal(0, exit);
@@ -86,7 +81,8 @@ public sealed class TypeMarkTests
         byte[] encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--via", "net.tcp://localhost:8000/files"], [file], [])[0];
         Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
 
-        stream.ResetWrittenCount();
+        var stream = new ArrayBufferWriter<byte>();
+        var nmf = new BinaryXml.Soap.Nmf.NmfWriter(stream);
         nmf.WritePreambleAck();
         nmf.WriteUnsizedEnvelope(request);
         nmf.WriteEnd();
