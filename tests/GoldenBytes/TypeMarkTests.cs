@@ -511,6 +511,17 @@ public sealed class TypeMarkTests
         Assert.Equal("<a xmlns:t=\"urn:binaryxml:types\">x<?t?>b c 3</a>", BinaryXmlText.ToXml(spaced, markValueTypes: true));
         byte[] attributeText = [0x40, 0x01, 0x61, 0x04, 0x01, 0x70, 0xA4, 0x98, 0x01, 0x7A, 0x88, 0x03, 0xA6, 0x01];
         Assert.Equal("<a p=\"z 3\" xmlns:t=\"urn:binaryxml:types\"></a>", BinaryXmlText.ToXml(attributeText, markValueTypes: true));
+        // Nor a dictionary string (DictionaryText "Envelope"), which .NET's writer also keeps out of an attribute's list.
+        byte[] attributeDictionary = [0x40, 0x01, 0x61, 0x04, 0x01, 0x70, 0xA4, 0xAA, 0x02, 0x88, 0x03, 0xA6, 0x01];
+        Assert.Equal("<a p=\"Envelope 3\" t:inline=\"a\" xmlns:t=\"urn:binaryxml:types\"></a>", BinaryXmlText.ToXml(attributeDictionary, NbfsDictionary.Instance, markValueTypes: true));
+        Assert.NotEqual(Convert.ToHexString(attributeDictionary), Convert.ToHexString(InBox(w =>
+        {
+            w.WriteStartElement("a");
+            w.WriteStartAttribute("p");
+            w.WriteValue(new object[] { Nbfs("Envelope"), 3 });
+            w.WriteEndAttribute();
+            w.WriteEndElement();
+        })));
     }
 
     [Theory]

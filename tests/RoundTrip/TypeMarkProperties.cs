@@ -69,34 +69,40 @@ public sealed class TypeMarkProperties
     /// <summary>
     /// The document with what the marks cannot tell apart taken out: lists whose items could not be told apart again
     /// (an empty item, or one holding a space); arrays are not next to each other (adjacent items of one name read as
-    /// one array); NaNs are .NET's NaN (a NaN's other bits have no text).
+    /// one array); NaNs are .NET's NaN (a NaN's other bits have no text); base64 written in calls of whole groups of
+    /// three bytes but the last: the bytes a call leaves for the next (its records show where the calls' whole groups
+    /// end, not how many bytes each call carried over) move .NET's 512-byte buffer, and with it where a later end tag is
+    /// folded into the text before it.
     /// </summary>
     private static Elem TellApart(Elem e)
     {
-        List<Node> values = e.Children.Where(n => n is TextValue or Base64Value).ToList();
-        List<Node> children;
-        if (values.Count == 1 && e.Children.Count == 1)
+        var children = new List<Node>();
+        foreach (Node n in e.Children)
         {
-            children = [Canonical(values[0])];
-        }
-        else
-        {
-            children = [];
-            foreach (Node n in e.Children)
+            switch (n)
             {
-                switch (n)
-                {
-                    case Elem child: children.Add(TellApart(child)); break;
-                    case ArrayValue a when children.LastOrDefault() is not ArrayValue: children.Add(a with { Values = CanonicalArray(a.Values) }); break;
-                    case CommentValue: children.Add(n); break;
-                    case TextValue or Base64Value: children.Add(Canonical(n)); break;
-                    case ListValue l when Markable(l): children.Add(CanonicalList(l)); break;
-                }
+                case Elem child: children.Add(TellApart(child)); break;
+                case ArrayValue a when children.LastOrDefault() is not ArrayValue: children.Add(a with { Values = CanonicalArray(a.Values) }); break;
+                case CommentValue: children.Add(n); break;
+                case Base64Value b when children.LastOrDefault() is Base64Value before:
+                    children[^1] = WholeGroups(new Base64Value([.. before.Data, .. b.Data], [.. before.Splits, before.Data.Length, .. b.Splits.Select(x => before.Data.Length + x)]));
+                    break;
+                case Base64Value b: children.Add(WholeGroups(b)); break;
+                case TextValue: children.Add(Canonical(n)); break;
+                case ListValue l when Markable(l): children.Add(CanonicalList(l)); break;
             }
         }
-        List<Attr> attributes = e.Attributes.Select(a => a.Value is ListValue l ? a with { Value = Markable(l) ? CanonicalList(l) : "list" } : a with { Value = CanonicalValue(a.Value) }).ToList();
+        List<Attr> attributes = e.Attributes.Select(a => a.Value switch
+        {
+            ListValue l => a with { Value = Markable(l) ? CanonicalList(l) : "list" },
+            Base64Value b => a with { Value = WholeGroups(b) },
+            _ => a with { Value = CanonicalValue(a.Value) },
+        }).ToList();
         return e with { Attributes = attributes, Children = children };
     }
+
+    /// <summary>Base64 calls cut at whole groups of three bytes (each cut moved back to one).</summary>
+    private static Base64Value WholeGroups(Base64Value b) => b with { Splits = b.Splits.Select(x => x / 3 * 3).Where(x => x > 0 && x < b.Data.Length).Distinct().Order().ToArray() };
 
     /// <summary>Whether a list's items can be told apart in its text (none empty or holding a space: <see cref="ValueTypeMarks.ListPrefix"/>).</summary>
     private static bool Markable(ListValue l) => l.Items.Length > 0 && l.Items.All(i => (i as string ?? (i as DictRef)?.Value) is not string s || (s.Length > 0 && !s.Contains(' ')));

@@ -134,13 +134,18 @@ public static partial class BinaryXmlText
         /// Notes a list item: its mark; <c>int</c> for ZeroText and OneText (what .NET's writer writes for 0 and 1, and
         /// for the text 0 and 1 in content); <c>text</c> for other text. A list whose items' texts could not be told
         /// apart again (one empty or holding a space), that holds base64 (which .NET's writer refuses in one) or, in an
-        /// attribute, text (which .NET's writer leaves out of an attribute's list: no call writes it) is not marked.
+        /// attribute, text or a dictionary string (which .NET's writer keeps out of an attribute's list, as the
+        /// attribute's text: no call writes one in it) is not marked.
         /// </summary>
         public void ListItem(ref BinaryXmlReader reader, string text)
         {
             string mark = ValueMark(ref reader)
                 ?? ((RecordType)((byte)reader.ValueType & 0xFE) is RecordType.ZeroText or RecordType.OneText ? "int" : ValueTypeMarks.ListText);
-            if (text.Length == 0 || text.Contains(' ') || mark == "base64" || (_listAttribute is not null && mark == ValueTypeMarks.ListText)) _listMarkable = false;
+            if (text.Length == 0 || text.Contains(' ') || mark == "base64"
+                || (_listAttribute is not null && mark is ValueTypeMarks.ListText or "dictionary" or "sessionDictionary" or "qname" or "sessionQname"))
+            {
+                _listMarkable = false;
+            }
             _listItems.Add(mark);
         }
 

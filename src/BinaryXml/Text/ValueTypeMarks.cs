@@ -33,7 +33,10 @@ namespace BinaryXml;
 /// call writes it as content). A list (.NET's <c>WriteValue</c> of an array: its items' records, rendered separated
 /// by spaces) is marked <c>list:int,text,double</c>, its items' marks (<see cref="ListText"/> for an item that needs
 /// none), in <c>t:attributeTypes</c> or by a processing instruction before it, unless an item is empty or holds a
-/// space (its items could not be told apart) or base64. The prefix is
+/// space (its items could not be told apart) or base64, or an attribute's list holds text or a dictionary string (which
+/// .NET's writer keeps out of one). What no mark says: how many bytes each base64 call left for the next (records show
+/// where each call's whole groups ended), which moves .NET's 512-byte buffer and so where a later end tag is folded.
+/// The prefix is
 /// <c>t</c> unless the document uses it; then the first of <c>t1</c>, <c>t2</c>, … it does not use.
 /// <c>binxml encode</c> reads these marks.
 /// </remarks>
