@@ -162,9 +162,12 @@ public static partial class BinaryXmlText
                 return;
             }
             if (mark is null && !_listAfterText) return;
-            var instruction = new StringBuilder();
-            AppendInstruction(instruction, mark ?? "");
-            output.Insert(_listStart, instruction.ToString());
+            // The mark goes before the list's text: the text is moved after it (not the document's rest: a list costs
+            // its own length).
+            string items = output.ToString(_listStart, output.Length - _listStart);
+            output.Length = _listStart;
+            AppendInstruction(output, mark ?? "");
+            output.Append(items);
         }
 
         /// <summary>Whether <paramref name="text"/> is XML white space only (what an XML parser reports as white space).</summary>
