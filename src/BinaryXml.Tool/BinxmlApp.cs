@@ -49,14 +49,15 @@ public static class BinxmlApp
         var reply = new Option<bool>("--reply") { Description = "With --format nmf: the reply direction (PreambleAck, the envelopes, End) instead of the request's preamble." };
         var ignoreWhitespace = new Option<bool>("--ignore-whitespace") { Description = "Drop white space between tags (what decode --indent adds); white space alone in an element stays its text." };
         var via = new Option<string>("--via") { Description = "The Via of an nmf stream.", DefaultValueFactory = _ => "net.tcp://localhost/binxml" };
+        var chunkSize = new Option<int>("--chunk-size") { Description = "With --mode SingletonUnsized: the size of the data chunks of an unsized envelope (the last may be shorter).", DefaultValueFactory = _ => NmfWriter.DefaultMaxChunkSize };
         var mode = new Option<NmfMode>("--mode") { Description = "The mode of an nmf stream: Duplex (buffered net.tcp: msbinsession1, sized envelopes), Simplex (the same, one way), SingletonUnsized (streamed net.tcp: one msbin1 message in an unsized envelope) or SingletonSized (one msbin1 message, sized).", DefaultValueFactory = _ => NmfMode.Duplex };
         var encode = new Command("encode", "Turn XML text into binary XML, using the MC-NBFS dictionary and a session as WCF does.")
         {
-            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, mode, reply, compress, ignoreWhitespace, maxSessionSize,
+            encodeFiles, encodeFormat, dictionary, output, outputEncoding, via, mode, chunkSize, reply, compress, ignoreWhitespace, maxSessionSize,
         };
         encode.SetAction(result => Guard(stderr, () => Encode(
             result.GetValue(encodeFiles)!, result.GetValue(encodeFormat), result.GetValue(dictionary), result.GetValue(output), result.GetValue(outputEncoding),
-            result.GetValue(via)!, result.GetValue(mode), result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), SessionSize(result.GetValue(maxSessionSize)), stdout, stdin)));
+            result.GetValue(via)!, result.GetValue(mode), result.GetValue(chunkSize), result.GetValue(reply), result.GetValue(compress), result.GetValue(ignoreWhitespace), SessionSize(result.GetValue(maxSessionSize)), stdout, stdin)));
 
         var dumpFile = new Argument<string[]>("FILE") { Description = "Input files, in order (consecutive messages of one session direction).", Arity = ArgumentArity.OneOrMore };
         var dump = new Command("dump", "List every record: offset, type byte, record name, value and raw bytes; StringTables with the ids they assign.")
@@ -70,6 +71,32 @@ public static class BinxmlApp
         {
             decode, encode, dump,
         };
+    }
+
+    /// <summary>
+    /// What decode says of an nmf stream's framing, with the encode options that write it again: its Via, its mode
+    /// unless Duplex (encode's default), its unsized envelopes' chunk size unless encode's default would chunk them so.
+    /// </summary>
+    private static string Framing(Decoding decoding)
+    {
+        var parts = new List<string>();
+        var options = new List<string>();
+        if (decoding.Via is not null) parts.Add("via " + Printable.Escape(decoding.Via));
+        if (decoding.Mode is NmfMode m && m != NmfMode.Duplex)
+        {
+            parts.Add($"mode {m}");
+            options.Add($"--mode {m}");
+        }
+        if (decoding.ChunkSize is -1)
+        {
+            parts.Add("chunks of different sizes (encode writes chunks of one size)");
+        }
+        else if (decoding.ChunkSize is int size && size > 0 && size != NmfWriter.DefaultMaxChunkSize)
+        {
+            parts.Add($"chunks of {size} bytes");
+            options.Add($"--chunk-size {size}");
+        }
+        return string.Join(", ", parts) + (options.Count == 0 ? "" : $" (encode {string.Join(' ', options)})");
     }
 
     private static int SessionSize(int bytes) => bytes >= 0 ? bytes : throw new ToolException("--max-session-size is a number of bytes, 0 or more.");
@@ -112,7 +139,7 @@ public static class BinxmlApp
             }
             // The messages decoded before a failure are printed before it is reported.
             if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
-            if (decoding.Via is not null) stderr.WriteLine($"binxml: {file}: via {Printable.Escape(decoding.Via)}{(decoding.Mode is NmfMode m && m != NmfMode.Duplex ? $", mode {m} (encode --mode {m})" : "")}");
+            if (decoding.Via is not null || decoding.ChunkSize is not null) stderr.WriteLine($"binxml: {file}: {Framing(decoding)}");
             foreach (DecodedMessage m in messages)
             {
                 string? indented = indent ? Indent(m.Xml) : null;
@@ -167,12 +194,14 @@ public static class BinxmlApp
         return Success;
     }
 
-    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, NmfMode mode, bool reply, MessageCompression compress, bool ignoreWhitespace, int maxSessionSize, TextWriter stdout, Func<Stream> stdin)
+    private static int Encode(string[] files, MessageFormat format, string? dictionaryPath, string? output, InputEncoding outputEncoding, string via, NmfMode mode, int chunkSize, bool reply, MessageCompression compress, bool ignoreWhitespace, int maxSessionSize, TextWriter stdout, Func<Stream> stdin)
     {
         if (format == MessageFormat.Auto) throw new ToolException("encode needs --format nbfx, msbin1, msbinsession1 or nmf.");
         if (reply && format != MessageFormat.Nmf) throw new ToolException("--reply is a direction of an nmf stream: give --format nmf.");
         if (mode != NmfMode.Duplex && format != MessageFormat.Nmf) throw new ToolException("--mode is the mode of an nmf stream: give --format nmf.");
         if (!Enum.IsDefined(mode)) throw new ToolException($"--mode {mode} is not an MC-NMF mode (Duplex, Simplex, SingletonUnsized, SingletonSized).");
+        if (chunkSize <= 0) throw new ToolException("--chunk-size is a number of bytes, 1 or more.");
+        if (chunkSize != NmfWriter.DefaultMaxChunkSize && mode != NmfMode.SingletonUnsized) throw new ToolException("--chunk-size is the size of an unsized envelope's chunks: give --mode SingletonUnsized.");
         // A reply has no preamble to announce its encoding: its envelopes are read as WCF writes them there, not compressed.
         if (reply && compress != MessageCompression.None) throw new ToolException("--reply with --compress: a reply stream has no encoding record to announce compression.");
         // WCF writes a singleton stream's message (streamed net.tcp) without a session.
@@ -217,7 +246,7 @@ public static class BinxmlApp
             else nmf.WritePreamble(mode, via, encoder.ContentType);
             foreach ((_, byte[] bytes) in messages)
             {
-                if (mode == NmfMode.SingletonUnsized) nmf.WriteUnsizedEnvelope(bytes);
+                if (mode == NmfMode.SingletonUnsized) nmf.WriteUnsizedEnvelope(bytes, chunkSize);
                 else nmf.WriteSizedEnvelope(bytes);
             }
             nmf.WriteEnd();

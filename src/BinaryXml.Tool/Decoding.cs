@@ -33,6 +33,13 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
     /// <summary>The mode of the last input, when it was an MC-NMF stream with a preamble (what <c>encode --mode</c> takes).</summary>
     public NmfMode? Mode { get; private set; }
 
+    /// <summary>
+    /// The size of the data chunks of the last input's unsized envelopes, when every chunk but an envelope's last has it
+    /// (what <c>encode --chunk-size</c> takes); -1 when they differ; 0 when encode's default writes them as they were
+    /// (envelopes of one chunk each, none larger than it); null for an input without unsized envelopes.
+    /// </summary>
+    public int? ChunkSize { get; private set; }
+
     /// <summary>The bytes of the last input as they were decoded (decompressed), to which a failure's offset refers.</summary>
     public byte[] Input { get; private set; } = [];
 
@@ -48,6 +55,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
         Detected = null;
         Via = null;
         Mode = null;
+        ChunkSize = null;
         // Until it is decompressed, a failure (of the decompression itself) is the input's as given.
         Input = data;
         Compression = MessageCompression.None;
@@ -87,7 +95,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
                 {
                     NmfDecoder.Decode(data, envelopes, out _, out string? via, maxSessionSize, Options, markValueTypes);
                     Via = via;
-                    Mode = ModeOf(data);
+                    (Mode, ChunkSize) = FramingOf(data);
                 }
                 finally
                 {
@@ -99,15 +107,40 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
         }
     }
 
-    /// <summary>The Mode record of a stream the decoder read (the preamble's second record), or null for a reply direction.</summary>
-    private static NmfMode? ModeOf(byte[] stream)
+    /// <summary>
+    /// The framing of a stream the decoder read: its Mode record (null for a reply direction, which has no preamble),
+    /// and the size of its unsized envelopes' chunks (see <see cref="ChunkSize"/>).
+    /// </summary>
+    private static (NmfMode? Mode, int? ChunkSize) FramingOf(byte[] stream)
     {
         var reader = new NmfReader(stream);
-        while (reader.Read() && reader.RecordType is NmfRecordType.Version or NmfRecordType.Mode)
+        NmfMode? mode = null;
+        bool unsized = false, varying = false;
+        // The size of the chunks of envelopes of several (all but the last have it), and the largest envelope of one
+        // chunk (which only says the size is at least that).
+        int known = 0, atLeast = 0;
+        while (reader.Read())
         {
-            if (reader.RecordType == NmfRecordType.Mode) return reader.Mode;
+            if (reader.RecordType == NmfRecordType.Mode) mode = reader.Mode;
+            if (reader.RecordType != NmfRecordType.UnsizedEnvelope) continue;
+            unsized = true;
+            int[] sizes = reader.ChunkSizes();
+            if (sizes.Length == 1)
+            {
+                atLeast = Math.Max(atLeast, sizes[0]);
+                continue;
+            }
+            int full = sizes[0];
+            if (sizes[..^1].Any(size => size != full) || sizes[^1] > full || (known != 0 && known != full)) varying = true;
+            known = full;
         }
-        return null;
+        // Envelopes of one chunk alone are written as they were by any chunk size at least as large (encode's default
+        // unless one is larger: 0).
+        int? chunkSize = !unsized ? null
+            : varying || (known != 0 && atLeast > known) ? -1
+            : known != 0 ? known
+            : atLeast > NmfWriter.DefaultMaxChunkSize ? atLeast : 0;
+        return (mode, chunkSize);
     }
 
     private IXmlDictionary StaticDictionary => (IXmlDictionary?)dictionary ?? NbfsDictionary.Instance;

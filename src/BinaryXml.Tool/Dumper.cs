@@ -157,7 +157,8 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
                 NmfRecordType.Mode => reader.Mode.ToString(),
                 NmfRecordType.KnownEncoding => $"{(byte)reader.KnownEncoding} {reader.KnownEncoding}",
                 NmfRecordType.Via or NmfRecordType.ExtensibleEncoding or NmfRecordType.Fault or NmfRecordType.UpgradeRequest => Quote(reader.Text),
-                NmfRecordType.SizedEnvelope or NmfRecordType.UnsizedEnvelope => $"{reader.Envelope.Length} bytes",
+                NmfRecordType.SizedEnvelope => $"{reader.Envelope.Length} bytes",
+                NmfRecordType.UnsizedEnvelope => $"{reader.Envelope.Length} bytes in {Chunks(reader.ChunkSizes())}",
                 _ => "",
             };
             output.WriteLine($"{reader.RecordOffset:X6}  {(byte)reader.RecordType:X2}  NMF {reader.RecordType,-30} {detail}");
@@ -182,6 +183,15 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
                 }
             }
         }
+    }
+
+    /// <summary>An unsized envelope's chunks: their count and size (the last's if it differs), or their sizes when they differ.</summary>
+    private static string Chunks(int[] sizes)
+    {
+        if (sizes.Length == 1) return "1 chunk";
+        if (sizes[..^1].All(size => size == sizes[0]) && sizes[^1] <= sizes[0])
+            return $"{sizes.Length} chunks of {sizes[0]}" + (sizes[^1] == sizes[0] ? "" : $" (the last {sizes[^1]})");
+        return $"{sizes.Length} chunks of {string.Join(", ", sizes.Take(8))}{(sizes.Length > 8 ? ", …" : "")}";
     }
 
     private void Line(long offset, byte type, string name, string value, ReadOnlySpan<byte> raw)

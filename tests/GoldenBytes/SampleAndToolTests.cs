@@ -430,6 +430,7 @@ public sealed class SampleAndToolTests
         Assert.Equal(0x99, stream[0x32]);
         (int exit, string dump, string error) = Binxml("dump", WriteTemp("chunked.bin", stream));
         Assert.True(exit == 0, error);
+        Assert.Contains("\n00001E  05  NMF UnsizedEnvelope                204 bytes in 13 chunks of 16 (the last 12)\n", dump);
         Assert.Contains("\n000020  56  PrefixDictionaryElementS ", dump);
         Assert.Contains("\n000032  99  Chars8TextWithEndElement ", dump);
         // The offset of the message's last byte, past twelve chunk headers (204 bytes in chunks of 16).

@@ -94,11 +94,45 @@ public sealed class TypeMarkTests
         Assert.DoesNotContain("mode", Binxml("decode", SamplePath("nettcp-stream.bin")).Err);
     }
 
+    [Fact]
+    public void Decode_says_the_chunk_size_of_unsized_envelopes_which_encode_takes()
+    {
+        // Chunks of 16 bytes (the last shorter): said, and written again so.
+        byte[] request = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
+        byte[] captured = StreamedCapture(request, "net.tcp://localhost/", maxChunkSize: 16);
+        string file = WriteTemp("chunked16.bin", captured);
+        Assert.Contains("chunked16.bin: via net.tcp://localhost/, mode SingletonUnsized, chunks of 16 bytes (encode --mode SingletonUnsized --chunk-size 16)\n", Binxml("decode", file).Err);
+        byte[] encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--chunk-size", "16", "--via", "net.tcp://localhost/"], [file], [])[0];
+        Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
+
+        // One chunk larger than encode's default: the size it needs at least.
+        byte[] large = new BinaryMessageEncoder().WriteMessage(w =>
+        {
+            w.WriteStartElement("s", Nbfs("Envelope"), Nbfs("http://www.w3.org/2003/05/soap-envelope"));
+            w.WriteElementString("data", new string('x', 70_000));
+            w.WriteEndElement();
+        });
+        captured = StreamedCapture(large, "net.tcp://localhost/", maxChunkSize: large.Length);
+        file = WriteTemp("large.bin", captured);
+        Assert.Contains($"large.bin: via net.tcp://localhost/, mode SingletonUnsized, chunks of {large.Length} bytes (encode --mode SingletonUnsized --chunk-size {large.Length})\n", Binxml("decode", file).Err);
+        encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--chunk-size", large.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), "--via", "net.tcp://localhost/"], [file], [])[0];
+        Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
+
+        // Chunks of 10, 20 and 100 bytes, then the rest (74): no one size writes them again.
+        Assert.Equal(204, request.Length);
+        var stream = new ArrayBufferWriter<byte>();
+        stream.Write<byte>([0x00, 0x01, 0x00, 0x01, 0x01, 0x02, 0x00, 0x03, 0x07, 0x0C, 0x05, 10, .. request.AsSpan(0, 10), 20, .. request.AsSpan(10, 20),
+            100, .. request.AsSpan(30, 100), 74, .. request.AsSpan(130), 0x00, 0x07]);
+        Assert.Contains("mode SingletonUnsized, chunks of different sizes (encode writes chunks of one size) (encode --mode SingletonUnsized)\n", Binxml("decode", WriteTemp("varying.bin", stream.WrittenSpan.ToArray())).Err);
+    }
+
     [Theory]
     [InlineData(new[] { "--format", "nmf", "--mode", "SingletonUnsized" }, 2, "--mode SingletonUnsized carries one message; the files hold 2.")]
     [InlineData(new[] { "--format", "nmf", "--mode", "SingletonSized" }, 2, "--mode SingletonSized carries one message; the files hold 2.")]
     [InlineData(new[] { "--format", "msbin1", "--mode", "SingletonUnsized" }, 1, "--mode is the mode of an nmf stream: give --format nmf.")]
     [InlineData(new[] { "--format", "nmf", "--mode", "9" }, 1, "--mode 9 is not an MC-NMF mode")]
+    [InlineData(new[] { "--format", "nmf", "--mode", "SingletonUnsized", "--chunk-size", "0" }, 1, "--chunk-size is a number of bytes, 1 or more.")]
+    [InlineData(new[] { "--format", "nmf", "--chunk-size", "16" }, 1, "--chunk-size is the size of an unsized envelope's chunks: give --mode SingletonUnsized.")]
     public void Encode_refuses_a_mode_that_does_not_fit(string[] options, int messages, string reason)
     {
         string xml = string.Concat(Enumerable.Repeat("<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body/></s:Envelope>\n", messages));

@@ -40,6 +40,15 @@ public ref struct NmfReader
     /// </summary>
     public readonly long StreamOffsetOf(long envelopeOffset) => StreamOffset(RecordType == NmfRecordType.UnsizedEnvelope ? _chunks : null, PayloadOffset, envelopeOffset);
 
+    /// <summary>The sizes of the current unsized envelope's data chunks, in order (none for any other record).</summary>
+    public readonly int[] ChunkSizes()
+    {
+        if (RecordType != NmfRecordType.UnsizedEnvelope || _chunks is null) return [];
+        var sizes = new int[_chunks.Count];
+        for (int i = 0; i < sizes.Length; i++) sizes[i] = (i + 1 < sizes.Length ? _chunks[i + 1].Message : _payload.Length) - _chunks[i].Message;
+        return sizes;
+    }
+
     /// <summary><see cref="StreamOffsetOf"/> for the current envelope, as a function that can be kept after the reader moves on.</summary>
     public readonly Func<long, long> StreamOffsetMap()
     {

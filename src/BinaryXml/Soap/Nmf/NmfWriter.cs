@@ -58,6 +58,9 @@ public sealed class NmfWriter(IBufferWriter<byte> output)
         _output.Advance(n + message.Length);
     }
 
+    /// <summary>The size of an unsized envelope's data chunks unless another is given: 64 KB.</summary>
+    public const int DefaultMaxChunkSize = 65536;
+
     /// <summary>
     /// Writes an UnsizedEnvelope record holding one encoded message (MC-NMF 2.2.4.3, what streamed net.tcp sends in
     /// <see cref="NmfMode.SingletonUnsized"/>): the message in data chunks of at most <paramref name="maxChunkSize"/>
@@ -65,7 +68,7 @@ public sealed class NmfWriter(IBufferWriter<byte> output)
     /// </summary>
     /// <exception cref="ArgumentException">The message is empty (an unsized envelope holds at least one chunk).</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxChunkSize"/> is not positive.</exception>
-    public void WriteUnsizedEnvelope(ReadOnlySpan<byte> message, int maxChunkSize = 65536)
+    public void WriteUnsizedEnvelope(ReadOnlySpan<byte> message, int maxChunkSize = DefaultMaxChunkSize)
     {
         if (message.IsEmpty) throw new ArgumentException("An unsized envelope holds at least one chunk of data.", nameof(message));
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxChunkSize);
