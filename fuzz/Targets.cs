@@ -35,7 +35,7 @@ internal static class Targets
         new("native", NativeFull, 700_000),
         new("adapter", Adapter, 200_000),
         new("session", SessionDecoder, 700_000),
-        new("nmf", input => NmfDecoder.Decode(input, out _, out _), 700_000),
+        new("nmf", Nmf, 700_000),
         new("renderer", input => BinaryXmlText.ToXml(input, s_dictionary, Session()), 700_000),
         new("tool", Tool, 50_000),
         new("marks", Marks, 500_000),
@@ -273,6 +273,60 @@ internal static class Targets
         string last = error.ToString().TrimEnd('\n', '\r').Split('\n')[^1];
         if (exit != 0 && !(last.StartsWith("binxml: error: ", StringComparison.Ordinal) && last.Contains("(at byte offset ", StringComparison.Ordinal)))
             throw new InvalidOperationException($"binxml {command} failed without its one-line error naming the offset: " + error);
+    }
+
+    /// <summary>An MC-NMF stream decoded; one that decodes also decoded, encoded and decoded again by binxml (<see cref="NmfRoundTrip"/>).</summary>
+    private static void Nmf(byte[] input)
+    {
+        NmfDecoder.Decode(input, out _, out _);
+        if (NmfDecoder.LooksLikeNmf(input)) NmfRoundTrip(input);
+    }
+
+    /// <summary>
+    /// A net.tcp stream decoded with <c>--types</c> and encoded again with the options decode named (its Via, mode and
+    /// chunk size; <c>--reply</c> for a reply direction) decodes to the same XML: the framing as decode reports it and
+    /// the marks together. Streams encode does not write (text or compressed envelopes, XML that would not read back,
+    /// what encode refuses with its one-line error) are passed over.
+    /// </summary>
+    private static void NmfRoundTrip(byte[] input)
+    {
+        string file = Path.Combine(Path.GetTempPath(), $"binxml-fuzz-nmf-{Environment.ProcessId}.bin");
+        File.WriteAllBytes(file, input);
+        var output = new StringWriter();
+        var errors = new StringWriter();
+        if (BinaryXml.Tool.BinxmlApp.Run(["decode", "--types", file], output, errors, () => Stream.Null) != 0)
+            throw new InvalidOperationException("binxml decode failed on a stream the decoder reads: " + errors);
+        string xml = output.ToString(), notes = errors.ToString();
+        if (notes.Contains("would not read back", StringComparison.Ordinal)) return;
+        var reader = new NmfReader(input);
+        string? via = null;
+        bool reply = input[0] == (byte)NmfRecordType.PreambleAck;
+        while (reader.Read())
+        {
+            if (reader.RecordType == NmfRecordType.Via) via = reader.Text;
+            if (reader.RecordType == NmfRecordType.ExtensibleEncoding || (reader.RecordType == NmfRecordType.KnownEncoding
+                && reader.KnownEncoding is not (NmfKnownEncoding.Soap12Binary or NmfKnownEncoding.Soap12BinarySession)))
+            {
+                return;
+            }
+        }
+        int options = notes.LastIndexOf(" (encode ", StringComparison.Ordinal);
+        string[] framing = options < 0 ? [] : notes[(options + " (encode ".Length)..notes.IndexOf(')', options)].Split(' ');
+        string xmlFile = file + ".xml", again = file + ".again";
+        File.WriteAllText(xmlFile, xml);
+        var error = new StringWriter();
+        string[] encode = ["encode", "--format", "nmf", .. framing, .. (via is null ? (string[])[] : ["--via", via]), .. (reply ? (string[])["--reply"] : []),
+            "--output", again, "--output-format", "binary", xmlFile];
+        if (BinaryXml.Tool.BinxmlApp.Run(encode, s_null, error, () => Stream.Null) != 0)
+        {
+            if (!error.ToString().StartsWith("binxml: error: ", StringComparison.Ordinal)) throw new InvalidOperationException("binxml encode failed without its one-line error: " + error);
+            return;
+        }
+        var decoded = new StringWriter();
+        error = new StringWriter();
+        if (BinaryXml.Tool.BinxmlApp.Run(["decode", "--types", again], decoded, error, () => Stream.Null) != 0)
+            throw new InvalidOperationException("What encode wrote of a decoded stream does not decode: " + error + "\n" + xml);
+        if (decoded.ToString() != xml) throw new InvalidOperationException($"A stream decoded, encoded ({string.Join(' ', encode)}) and decoded again is not the same XML:\n{xml}\n{decoded}");
     }
 
     /// <summary>The in-box reader's view of an input, for the differential oracle: its node stream, or its exception.</summary>

@@ -125,6 +125,8 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
             if (reader.RecordType != NmfRecordType.UnsizedEnvelope) continue;
             unsized = true;
             int[] sizes = reader.ChunkSizes();
+            // (An envelope of no chunk, the terminator alone, says nothing of their size.)
+            if (sizes.Length == 0) continue;
             if (sizes.Length == 1)
             {
                 atLeast = Math.Max(atLeast, sizes[0]);

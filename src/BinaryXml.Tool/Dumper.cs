@@ -188,7 +188,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
     /// <summary>An unsized envelope's chunks: their count and size (the last's if it differs), or their sizes when they differ.</summary>
     private static string Chunks(int[] sizes)
     {
-        if (sizes.Length == 1) return "1 chunk";
+        if (sizes.Length <= 1) return sizes.Length == 0 ? "no chunk" : "1 chunk";
         if (sizes[..^1].All(size => size == sizes[0]) && sizes[^1] <= sizes[0])
             return $"{sizes.Length} chunks of {sizes[0]}" + (sizes[^1] == sizes[0] ? "" : $" (the last {sizes[^1]})");
         return $"{sizes.Length} chunks of {string.Join(", ", sizes.Take(8))}{(sizes.Length > 8 ? ", …" : "")}";

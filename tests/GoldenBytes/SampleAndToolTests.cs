@@ -407,6 +407,25 @@ public sealed class SampleAndToolTests
         foreach (string line in plain.Split('\n').Skip(1).Where(l => l.Length > 0 && !l.Contains("StringTable"))) Assert.Contains(line, dumpLines);
     }
 
+    [Fact]
+    public void Regression_corpus_decodes_and_dumps_with_the_tool_or_fails_with_its_one_line_error()
+    {
+        // (nmf-crash-51a64fb21035: an unsized envelope of no chunk, which decode's report of the chunk size and dump's
+        // summary of the chunks indexed past.)
+        string dir = Path.Combine(AppContext.BaseDirectory, "regressions");
+        string[] files = Directory.GetFiles(dir, "*.bin");
+        Assert.Contains(files, f => f.EndsWith("nmf-crash-51a64fb21035.bin", StringComparison.Ordinal));
+        foreach (string file in files)
+        {
+            foreach (string[] command in new[] { new[] { "decode", "--types", file }, ["decode", "--indent", file], ["dump", file] })
+            {
+                (int exit, _, string error) = Binxml(command);
+                string last = error.TrimEnd('\n').Split('\n')[^1];
+                Assert.True(exit == 0 || (exit == 1 && last.StartsWith("binxml: error: ", StringComparison.Ordinal)), $"{string.Join(' ', command)}: exit {exit}\n{error}");
+            }
+        }
+    }
+
     /// <summary>A streamed net.tcp request as WCF's client sends it: mode SingletonUnsized, msbin1, one unsized envelope, End.</summary>
     internal static byte[] StreamedCapture(byte[] message, string via, int maxChunkSize = 65536)
     {
