@@ -283,8 +283,8 @@ internal static class Targets
     }
 
     /// <summary>
-    /// A net.tcp stream decoded with <c>--types</c> and encoded again with the options decode named (its Via, mode and
-    /// chunk size; <c>--reply</c> for a reply direction) decodes to the same XML: the framing as decode reports it and
+    /// A net.tcp stream decoded with <c>--types</c> and encoded again with the options decode named (a reply direction,
+    /// the mode, the chunk size) and its Via decodes to the same XML: the framing as decode reports it and
     /// the marks together. Streams encode does not write (text or compressed envelopes, XML that would not read back,
     /// what encode refuses with its one-line error) are passed over.
     /// </summary>
@@ -300,7 +300,6 @@ internal static class Targets
         if (notes.Contains("would not read back", StringComparison.Ordinal)) return;
         var reader = new NmfReader(input);
         string? via = null;
-        bool reply = input[0] == (byte)NmfRecordType.PreambleAck;
         while (reader.Read())
         {
             if (reader.RecordType == NmfRecordType.Via) via = reader.Text;
@@ -315,8 +314,7 @@ internal static class Targets
         string xmlFile = file + ".xml", again = file + ".again";
         File.WriteAllText(xmlFile, xml);
         var error = new StringWriter();
-        string[] encode = ["encode", "--format", "nmf", .. framing, .. (via is null ? (string[])[] : ["--via", via]), .. (reply ? (string[])["--reply"] : []),
-            "--output", again, "--output-format", "binary", xmlFile];
+        string[] encode = ["encode", "--format", "nmf", .. framing, .. (via is null ? (string[])[] : ["--via", via]), "--output", again, "--output-format", "binary", xmlFile];
         if (BinaryXml.Tool.BinxmlApp.Run(encode, s_null, error, () => Stream.Null) != 0)
         {
             if (!error.ToString().StartsWith("binxml: error: ", StringComparison.Ordinal)) throw new InvalidOperationException("binxml encode failed without its one-line error: " + error);

@@ -74,15 +74,22 @@ public static class BinxmlApp
     }
 
     /// <summary>
-    /// What decode says of an nmf stream's framing, with the encode options that write it again: its Via, its mode
-    /// unless Duplex (encode's default), its unsized envelopes' chunk size unless encode's default would chunk them so.
+    /// What decode says of an nmf stream's framing, with the encode options that write it again: a reply direction (no
+    /// preamble), its Via, its mode unless Duplex (encode's default; a reply of unsized envelopes is streamed net.tcp's,
+    /// SingletonUnsized), its unsized envelopes' chunk size unless encode's default would chunk them so.
     /// </summary>
     private static string Framing(Decoding decoding)
     {
         var parts = new List<string>();
         var options = new List<string>();
+        if (decoding.IsReply)
+        {
+            parts.Add("a reply direction");
+            options.Add("--reply");
+        }
         if (decoding.Via is not null) parts.Add("via " + Printable.Escape(decoding.Via));
-        if (decoding.Mode is NmfMode m && m != NmfMode.Duplex)
+        NmfMode? mode = decoding.Mode ?? (decoding.ChunkSize is not null ? NmfMode.SingletonUnsized : null);
+        if (mode is NmfMode m && m != NmfMode.Duplex)
         {
             parts.Add($"mode {m}");
             options.Add($"--mode {m}");
@@ -139,7 +146,7 @@ public static class BinxmlApp
             }
             // The messages decoded before a failure are printed before it is reported.
             if (decoding.Detected is not null) stderr.WriteLine($"binxml: {file}: detected {decoding.Detected}");
-            if (decoding.Via is not null || decoding.ChunkSize is not null) stderr.WriteLine($"binxml: {file}: {Framing(decoding)}");
+            if (decoding.IsNmf && Framing(decoding) is { Length: > 0 } framing) stderr.WriteLine($"binxml: {file}: {framing}");
             foreach (DecodedMessage m in messages)
             {
                 string? indented = indent ? Indent(m.Xml) : null;

@@ -27,6 +27,12 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
 
     public string? Detected { get; private set; }
 
+    /// <summary>Whether the last input was an MC-NMF stream.</summary>
+    public bool IsNmf { get; private set; }
+
+    /// <summary>Whether the last input was an MC-NMF stream without a preamble: a reply direction (what <c>encode --reply</c> writes).</summary>
+    public bool IsReply => IsNmf && Mode is null;
+
     /// <summary>The Via of the last input, when it was an MC-NMF stream that has one (what <c>encode --via</c> takes).</summary>
     public string? Via { get; private set; }
 
@@ -53,6 +59,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
     public void Decode(byte[] data, List<DecodedMessage> messages)
     {
         Detected = null;
+        IsNmf = false;
         Via = null;
         Mode = null;
         ChunkSize = null;
@@ -96,6 +103,7 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
                     NmfDecoder.Decode(data, envelopes, out _, out string? via, maxSessionSize, Options, markValueTypes);
                     Via = via;
                     (Mode, ChunkSize) = FramingOf(data);
+                    IsNmf = true;
                 }
                 finally
                 {

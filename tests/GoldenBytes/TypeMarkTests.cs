@@ -58,7 +58,9 @@ public sealed class TypeMarkTests
         }
         nmf.WriteEnd();
         byte[] captured = stream.WrittenSpan.ToArray();
-        byte[] encoded = RoundTrip("nmf", ["--types"], ["--reply"], [WriteTemp("reply.bin", captured)], [])[0];
+        string file = WriteTemp("reply.bin", captured);
+        Assert.Contains("reply.bin: a reply direction (encode --reply)\n", Binxml("decode", file).Err);
+        byte[] encoded = RoundTrip("nmf", ["--types"], ["--reply"], [file], [])[0];
         Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
 
         (int exit, _, string error) = Binxml("encode", "--format", "msbin1", "--reply", WriteTemp("m.xml", Encoding.UTF8.GetBytes("<a/>")));
@@ -87,7 +89,9 @@ public sealed class TypeMarkTests
         nmf.WriteUnsizedEnvelope(request);
         nmf.WriteEnd();
         captured = stream.WrittenSpan.ToArray();
-        encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--reply"], [WriteTemp("streamed-reply.bin", captured)], [])[0];
+        file = WriteTemp("streamed-reply.bin", captured);
+        Assert.Contains("streamed-reply.bin: a reply direction, mode SingletonUnsized (encode --reply --mode SingletonUnsized)\n", Binxml("decode", file).Err);
+        encoded = RoundTrip("nmf", ["--types"], ["--mode", "SingletonUnsized", "--reply"], [file], [])[0];
         Assert.Equal(Convert.ToHexString(captured), Convert.ToHexString(encoded));
 
         // The buffered sample stream is Duplex, which decode does not name (encode's default).
