@@ -140,9 +140,9 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
                 atLeast = Math.Max(atLeast, sizes[0]);
                 continue;
             }
-            int full = sizes[0];
-            if (sizes[..^1].Any(size => size != full) || sizes[^1] > full || (known != 0 && known != full)) varying = true;
-            known = full;
+            int? full = ChunkSizeOf(sizes);
+            if (full is null || (known != 0 && known != full)) varying = true;
+            known = sizes[0];
         }
         // Envelopes of one chunk alone are written as they were by any chunk size at least as large (encode's default
         // unless one is larger: 0).
@@ -152,6 +152,13 @@ internal sealed class Decoding(MessageFormat format, DictionaryFile? dictionary,
             : atLeast > NmfWriter.DefaultMaxChunkSize ? atLeast : 0;
         return (mode, chunkSize);
     }
+
+    /// <summary>
+    /// The size an envelope's chunks were written in, when every chunk but the last has it and the last is no larger
+    /// (what a writer of one chunk size gives); null when they differ. An envelope of one chunk has its size.
+    /// </summary>
+    internal static int? ChunkSizeOf(int[] sizes)
+        => sizes.Length > 0 && sizes[..^1].All(size => size == sizes[0]) && sizes[^1] <= sizes[0] ? sizes[0] : null;
 
     private IXmlDictionary StaticDictionary => (IXmlDictionary?)dictionary ?? NbfsDictionary.Instance;
 

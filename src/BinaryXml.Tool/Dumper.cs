@@ -189,8 +189,7 @@ internal sealed class Dumper(TextWriter output, IXmlDictionary? dictionary, int 
     private static string Chunks(int[] sizes)
     {
         if (sizes.Length <= 1) return sizes.Length == 0 ? "no chunk" : "1 chunk";
-        if (sizes[..^1].All(size => size == sizes[0]) && sizes[^1] <= sizes[0])
-            return $"{sizes.Length} chunks of {sizes[0]}" + (sizes[^1] == sizes[0] ? "" : $" (the last {sizes[^1]})");
+        if (Decoding.ChunkSizeOf(sizes) is int size) return $"{sizes.Length} chunks of {size}" + (sizes[^1] == size ? "" : $" (the last {sizes[^1]})");
         return $"{sizes.Length} chunks of {string.Join(", ", sizes.Take(8))}{(sizes.Length > 8 ? ", …" : "")}";
     }
 

@@ -103,7 +103,7 @@ public static partial class BinaryXmlText
         public void Text(StringBuilder output, string text, string? mark)
         {
             // (Empty text is written as nothing, marked or not.)
-            if (text.Length > 0 && (mark is not null || AfterText || IsWhitespace(text))) AppendInstruction(output, mark ?? "");
+            if (text.Length > 0 && (mark is not null || AfterText || TextFormatting.IsXmlWhitespace(text))) AppendInstruction(output, mark ?? "");
             TextFormatting.AppendEscaped(output, text, attribute: false, exact: true);
             AfterText = true;
         }
@@ -158,7 +158,7 @@ public static partial class BinaryXmlText
             string? mark = _listMarkable && _listItems.Count > 0 ? ValueTypeMarks.ListPrefix + string.Join(',', _listItems) : null;
             if (_listAttribute is not null)
             {
-                if (mark is not null) AppendEntry(_attributeTypes, _listAttribute, mark);
+                if (mark is not null) AppendEntry(_attributeTypes, _listAttribute, "", mark);
                 return;
             }
             if (mark is null && !_listAfterText) return;
@@ -169,9 +169,6 @@ public static partial class BinaryXmlText
             AppendInstruction(output, mark ?? "");
             output.Append(items);
         }
-
-        /// <summary>Whether <paramref name="text"/> is XML white space only (what an XML parser reports as white space).</summary>
-        public static bool IsWhitespace(string text) => text.AsSpan().IndexOfAnyExcept(" \t\r\n") < 0;
 
         /// <summary>The mark of a text record in mixed content: a processing instruction whose target is the prefix.</summary>
         private void AppendInstruction(StringBuilder output, string mark)
@@ -243,10 +240,10 @@ public static partial class BinaryXmlText
 
         /// <summary>Appends to a list mark the name <paramref name="output"/> holds from <paramref name="nameStart"/>, with its kind and value.</summary>
         private static void AppendEntry(StringBuilder list, StringBuilder output, int nameStart, string kind, string? value)
-            => AppendEntry(list, output.ToString(nameStart, output.Length - nameStart), value, kind);
+            => AppendEntry(list, output.ToString(nameStart, output.Length - nameStart), kind, value);
 
         /// <summary>Appends to a list mark a name, with its kind and value.</summary>
-        private static void AppendEntry(StringBuilder list, string name, string? value, string kind = "")
+        private static void AppendEntry(StringBuilder list, string name, string kind, string? value)
         {
             int end = list.Length;
             if (end > 0) list.Append(' ');

@@ -172,7 +172,7 @@ public static partial class BinaryXmlText
                         // on the start tag) or not (marked where it stands); base64, for the records that go on with it.
                         string text = reader.GetString();
                         string? mark = marks.ValueMark(ref reader);
-                        if (inStartTag ? mark is not null || TypeMarking.IsWhitespace(text) : mark == "base64")
+                        if (inStartTag ? mark is not null || TextFormatting.IsXmlWhitespace(text) : mark == "base64")
                         {
                             marks.Hold(text, mark ?? "", first: inStartTag);
                             break;

@@ -14,6 +14,11 @@ namespace BinaryXml;
 /// </summary>
 internal static class TextFormatting
 {
+    private static readonly SearchValues<char> s_xmlWhitespace = SearchValues.Create(" \t\r\n");
+
+    /// <summary>Whether <paramref name="text"/> is XML white space only (space, tab, carriage return, line feed: what an XML parser reports as white space).</summary>
+    public static bool IsXmlWhitespace(ReadOnlySpan<char> text) => text.IndexOfAnyExcept(s_xmlWhitespace) < 0;
+
     /// <summary>
     /// Formats a fixed-size, Chars, UnicodeChars or Bytes payload of a plain (even) text record type. Returns null when
     /// the payload is not a valid value of its type (a decimal with bad flags, a DateTime out of range).

@@ -1780,7 +1780,7 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
             // An attribute's value is a text node: content unless what is left of it is whitespace, as other text.
             if (_onAttributeValue)
             {
-                if (!IsXmlWhitespace(NodeValue)) break;
+                if (!TextFormatting.IsXmlWhitespace(NodeValue)) break;
                 continue;
             }
             if (_attributeIndex >= 0)
@@ -1794,10 +1794,6 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         while (Read());
         return NodeType;
     }
-
-    private static bool IsXmlWhitespace(string value) => value.AsSpan().IndexOfAnyExcept(XmlWhitespace) < 0;
-
-    private static readonly SearchValues<char> XmlWhitespace = SearchValues.Create(" \t\r\n");
 
     // A list's text node whose Value has not been asked for: .NET's reader takes it for content even when its items
     // are whitespace (it tests a list's text only once decoded), so MoveToContent stops on it.
@@ -1814,14 +1810,14 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
         // .NET's MoveToContent stops on a node that keeps bytes of a base64 block for the next read, and otherwise tests
         // what is left of the value: the rest of a chunk read (its string, or its UTF-8 or UTF-16 in the input).
         if ((ValueTrailKept && _valueBlocks.TrailCount > 0) || (PieceReadUnderWay && _pieceBlocks.TrailCount > 0)) return false;
-        if (_valueRest is not null) return IsXmlWhitespace(_valueRest);
+        if (_valueRest is not null) return TextFormatting.IsXmlWhitespace(_valueRest);
         if (TextChunkReadUnderWay)
         {
             return _utf8ChunkLowSurrogate == '\0'
                 && BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, TextChunkRest);
         }
         if (TryGetPieceRest(out ReadOnlySpan<byte> rest, out bool bytes, out _)) return BinaryXmlReader.IsWhitespaceText(bytes ? _valueLocation.ValueType : (byte)RecordType.Chars8Text, rest);
-        if (_value is not null) return IsXmlWhitespace(_value);
+        if (_value is not null) return TextFormatting.IsXmlWhitespace(_value);
         return BinaryXmlReader.IsWhitespaceText(_valueLocation.ValueType, Data.Slice(_valueLocation.Start, _valueLocation.Length));
     }
 

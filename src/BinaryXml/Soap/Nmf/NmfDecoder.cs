@@ -146,7 +146,7 @@ public static class NmfDecoder
     public static BinaryXmlException EnvelopeException(BinaryXmlException e, scoped in NmfReader reader, MessageCompression compression)
     {
         ArgumentNullException.ThrowIfNull(e);
-        if (compression != MessageCompression.None || reader.RecordType != NmfRecordType.UnsizedEnvelope) return EnvelopeException(e, reader.PayloadOffset, compression);
+        if (compression != MessageCompression.None) return EnvelopeException(e, reader.PayloadOffset, compression);
         return e.InLargerInput(reader.StreamOffsetOf(e.Offset), reader.StreamOffsetOf(e.NodeOffset), $"Envelope at offset {reader.PayloadOffset}");
     }
 

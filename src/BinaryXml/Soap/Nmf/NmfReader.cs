@@ -60,9 +60,15 @@ public ref struct NmfReader
     private static long StreamOffset(IReadOnlyList<(int Message, int Stream)>? chunks, int payload, long envelopeOffset)
     {
         if (chunks is null || chunks.Count == 0 || envelopeOffset < 0) return payload + envelopeOffset;
-        int i = chunks.Count - 1;
-        while (i > 0 && chunks[i].Message > envelopeOffset) i--;
-        return chunks[i].Stream + (envelopeOffset - chunks[i].Message);
+        // The last chunk that starts at or before the offset (dump maps every record's: a search, not a walk).
+        int low = 0, high = chunks.Count - 1;
+        while (low < high)
+        {
+            int middle = (low + high + 1) / 2;
+            if (chunks[middle].Message <= envelopeOffset) low = middle;
+            else high = middle - 1;
+        }
+        return chunks[low].Stream + (envelopeOffset - chunks[low].Message);
     }
 
     /// <summary>Version: major and minor.</summary>
