@@ -1,5 +1,7 @@
 using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 
@@ -14,7 +16,9 @@ namespace BinaryXml.Benchmarks;
 /// is one launch and three timed iterations (see below), <c>--quick</c> (or <c>--job quick</c>) a quicker look (the
 /// short job with iterations of 100 ms: most means within tens of per cent, not for the record), <c>--dry</c> (or
 /// <c>--job dry</c>) one invocation of each (checks the guards); otherwise the default job (the recorded runs since
-/// run 251). Other arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
+/// run 251). <c>--targets</c> runs only the cases the targets name, one parameter set a target (with
+/// <c>--job short</c>, the quick pass). Every summary has a Target and a Met column (<see cref="Targets"/>). Other
+/// arguments go to BenchmarkDotNet (<c>--filter *W1*</c>).
 /// </summary>
 internal static class Program
 {
@@ -22,7 +26,7 @@ internal static class Program
     {
         // BenchmarkDotNet's --job would add a second job beside this one: it is taken here instead.
         string? named = null;
-        bool inProcess = false;
+        bool inProcess = false, targets = false;
         var rest = new List<string>();
         for (int i = 0; i < args.Length; i++)
         {
@@ -30,6 +34,7 @@ internal static class Program
             else if (args[i] is "--quick") named = "quick";
             else if (args[i] is "--dry") named = "dry";
             else if (args[i] is "--inprocess") inProcess = true;
+            else if (args[i] is "--targets") targets = true;
             else rest.Add(args[i]);
         }
         // A case's own process is started with the affinity given (--affinity 1 here): its runtime then sees one CPU,
@@ -54,11 +59,24 @@ internal static class Program
             "long" or "longrun" => Job.LongRun,
             _ => throw new ArgumentException($"Unknown job '{named}': use default, short, quick, medium, long or dry."),
         };
+        // The quick pass's classes are summarized one by one: in a joined summary BenchmarkDotNet's Ratio column takes
+        // one baseline for the rows of all classes without parameters.
         IConfig config = ManualConfig.Create(DefaultConfig.Instance)
             .AddJob(inProcess ? job.WithToolchain(InProcessEmitToolchain.Instance) : job)
-            .WithOptions(ConfigOptions.JoinSummary);
+            .AddColumn(TargetColumn.Target, TargetColumn.Met);
+        if (targets)
+        {
+            config = config.AddFilter(new SimpleFilter(Targets.InQuickPass));
+            if (!rest.Any(a => a is "--filter" or "-f")) rest.AddRange(["--filter", "*"]);
+        }
+        else
+        {
+            config = config.WithOptions(ConfigOptions.JoinSummary);
+        }
         if (!inProcess) WithRuntimeWait(rest);
-        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(rest.ToArray(), config);
+        Summary[] summaries = BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(rest.ToArray(), config).ToArray();
+        // With --targets, a case of a target without a measurement fails the run (CI runs the pass's guards: --dry).
+        if (Targets.Report(summaries, Console.Out) > 0 && targets) Environment.ExitCode = 1;
     }
 
     private const string SingleProcessorWait = "DOTNET_TC_DelaySingleProcMultiplier";
