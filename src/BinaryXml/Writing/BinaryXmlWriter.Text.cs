@@ -20,6 +20,20 @@ public sealed partial class BinaryXmlWriter
 
     private void WriteString(ReadOnlySpan<char> value, string? valueString)
     {
+        // Inside an element with nothing open, held back or to declare (the common case): the record alone, as a
+        // typed value's BeginValue does.
+        if (InPlainContent && !value.IsEmpty)
+        {
+            _writeState = WriteState.Content;
+            WriteTextNode(value);
+            return;
+        }
+        WriteStringInAnyState(value, valueString);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void WriteStringInAnyState(ReadOnlySpan<char> value, string? valueString)
+    {
         ThrowIfClosed();
         if (value.Length > 0 || _inList)
         {
