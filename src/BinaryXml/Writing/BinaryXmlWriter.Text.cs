@@ -21,7 +21,7 @@ public sealed partial class BinaryXmlWriter
     private void WriteString(ReadOnlySpan<char> value, string? valueString)
     {
         // Inside an element with nothing open, held back or to declare (the common case): the record alone, as a
-        // typed value's BeginValue does.
+        // typed value's BeginValue does; the general checks out of line.
         if (InPlainContent && !value.IsEmpty)
         {
             _writeState = WriteState.Content;
@@ -146,6 +146,19 @@ public sealed partial class BinaryXmlWriter
 
     /// <summary>Writes a dictionary string as DictionaryText when it has an id, else as ordinary text.</summary>
     public void WriteString(XmlDictionaryString value)
+    {
+        // The short path of WriteString(string) (above).
+        if (InPlainContent && value is { Value.Length: > 0 })
+        {
+            _writeState = WriteState.Content;
+            WriteDictionaryTextNode(value);
+            return;
+        }
+        WriteStringInAnyState(value);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void WriteStringInAnyState(XmlDictionaryString value)
     {
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
