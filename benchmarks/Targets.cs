@@ -107,7 +107,7 @@ internal static class Targets
 
     /// <summary>
     /// Whether the quick pass (<c>--targets</c>) runs a case: every row of one parameter set a target (W1 int; W2 8 and
-    /// 4,096 ASCII characters; W3's three kinds of name; W4 and R4 16 and 1 Mi ints; W6 and R5 with MC-NBFS, the
+    /// 4,096 ASCII characters; W3's three kinds of name; W4 16 and 1 Mi ints, R4 1 Mi; W6 and R5 with MC-NBFS, the
     /// serializer's rows on the index message; W7, R1, R2 and R5's headers whole).
     /// </summary>
     public static bool InQuickPass(BenchmarkCase benchmarkCase)
