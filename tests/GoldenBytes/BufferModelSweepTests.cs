@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Xml;
 using Xunit;
 
@@ -284,6 +285,116 @@ public sealed class BufferModelSweepTests
         }
     }
 
+    private const int MaxItems = 300;
+    private static readonly bool[] s_bools = [.. Enumerable.Range(0, MaxItems).Select(i => i % 3 == 0)];
+    private static readonly short[] s_shorts = [.. Enumerable.Range(0, MaxItems).Select(i => (short)(i * 211))];
+    private static readonly int[] s_ints = [.. Enumerable.Range(0, MaxItems).Select(i => i * 70_001)];
+    private static readonly long[] s_longs = [.. Enumerable.Range(0, MaxItems).Select(i => i * 1_000_000_007L)];
+    private static readonly float[] s_floats = [.. Enumerable.Range(0, MaxItems).Select(i => i * 0.75f)];
+    private static readonly double[] s_doubles = [.. Enumerable.Range(0, MaxItems).Select(i => i * 1.25)];
+    private static readonly decimal[] s_decimals = [.. Enumerable.Range(0, MaxItems).Select(i => i * 1.5m)];
+    // Local items one in five: written by ToBinary, which in UTC (as here) is their bytes in memory; LocalTimeZoneTests
+    // shows their conversion in a zone away from UTC, small arrays among its cases.
+    private static readonly DateTime[] s_dates = [.. Enumerable.Range(0, MaxItems).Select(i => new DateTime(2026, 1, 1, 0, 0, 0, (DateTimeKind)(i % 5 == 3 ? 2 : i % 2)).AddMinutes(i))];
+    private static readonly TimeSpan[] s_timeSpans = [.. Enumerable.Range(0, MaxItems).Select(i => TimeSpan.FromSeconds(i * 7))];
+    private static readonly Guid[] s_guids = [.. Enumerable.Range(0, MaxItems).Select(i => new Guid(i, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))];
+
+    /// <summary>
+    /// Every array item type, each with items of the type's size, written by in-box and by the native writer: the
+    /// type's name, its item size, and the two writes of the first <c>count</c> items under a name.
+    /// </summary>
+    private static readonly (string Type, int Size, Action<XmlDictionaryWriter, string, int> InBox, Action<BinaryXmlWriter, string, int> Native)[] s_arrayTypes =
+    [
+        ("bool", 1, (w, n, c) => w.WriteArray(null, n, null, s_bools, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_bools.AsSpan(0, c))),
+        ("short", 2, (w, n, c) => w.WriteArray(null, n, null, s_shorts, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_shorts.AsSpan(0, c))),
+        ("int", 4, (w, n, c) => w.WriteArray(null, n, null, s_ints, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_ints.AsSpan(0, c))),
+        ("long", 8, (w, n, c) => w.WriteArray(null, n, null, s_longs, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_longs.AsSpan(0, c))),
+        ("float", 4, (w, n, c) => w.WriteArray(null, n, null, s_floats, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_floats.AsSpan(0, c))),
+        ("double", 8, (w, n, c) => w.WriteArray(null, n, null, s_doubles, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_doubles.AsSpan(0, c))),
+        ("decimal", 16, (w, n, c) => w.WriteArray(null, n, null, s_decimals, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_decimals.AsSpan(0, c))),
+        ("DateTime", 8, (w, n, c) => w.WriteArray(null, n, null, s_dates, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_dates.AsSpan(0, c))),
+        ("TimeSpan", 8, (w, n, c) => w.WriteArray(null, n, null, s_timeSpans, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_timeSpans.AsSpan(0, c))),
+        ("Guid", 16, (w, n, c) => w.WriteArray(null, n, null, s_guids, 0, c), (w, n, c) => w.WriteArray(null, n, null, s_guids.AsSpan(0, c))),
+    ];
+
+    [Fact]
+    public void Small_arrays_of_every_item_type_are_written_as_in_box_wherever_they_start()
+    {
+        // An array of up to 256 bytes of items under a short name in the default namespace, with nothing pending, is
+        // written in one buffer request where .NET's buffer and the output memory both have room for all of it, and a
+        // document's first record takes its memory first. Every item type, with counts of one, of 256 bytes and one
+        // item more (the general path); as the root (the first record of a document), after a flush (the memory given
+        // back), and after padding that puts it on every byte of .NET's buffer's end; with a name of three bytes a
+        // character at the short-name limit; the native writer over an ArrayBufferWriter it is reset on (as a writer
+        // reused per message is), over an output giving exactly what is asked, and over a stream.
+        var reused = new ArrayBufferWriter<byte>();
+        var reusedWriter = new BinaryXmlWriter(reused);
+        foreach (var (type, size, inBoxWrite, nativeWrite) in s_arrayTypes)
+        {
+            foreach (int count in new[] { 1, 256 / size, 256 / size + 1 })
+            {
+                foreach (string name in new[] { "a", "日" + new string('n', 40) })
+                {
+                    for (int padding = -2; padding < 530; padding += padding < 0 ? 1 : 1 + padding / 100)
+                    {
+                        int pad = padding;
+                        void InBox(XmlDictionaryWriter w) => Calls(pad, () => inBoxWrite(w, name, count), w.WriteStartElement, w.WriteString, w.WriteEndElement, w.Flush, p => PadSmall(w, p));
+                        var expected = new MemoryStream();
+                        using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, s_dictionary, null, false)) InBox(inBox);
+                        string what = $"{type} x {count}, name of {name.Length}, padding {pad}";
+
+                        reused.ResetWrittenCount();
+                        reusedWriter.Reset(reused, s_dictionary);
+                        Native(reusedWriter);
+                        Assert.True(expected.ToArray().AsSpan().SequenceEqual(reused.WrittenSpan), what + ", reused over an ArrayBufferWriter");
+
+                        var exact = new ExactBufferWriter();
+                        Native(new BinaryXmlWriter(exact, s_dictionary));
+                        Assert.True(expected.ToArray().AsSpan().SequenceEqual(exact.Written), what + ", over an output giving exactly what is asked");
+
+                        var stream = new MemoryStream();
+                        using (var overStream = new BinaryXmlWriter(stream, s_dictionary)) Native(overStream);
+                        Assert.True(expected.ToArray().AsSpan().SequenceEqual(stream.ToArray()), what + ", over a stream");
+
+                        void Native(BinaryXmlWriter w)
+                        {
+                            Calls(pad, () => nativeWrite(w, name, count), w.WriteStartElement, w.WriteString, w.WriteEndElement, w.Flush, p => PadSmall(p, w.WriteStartElement, w.WriteValue, w.WriteValue, w.WriteEndElement));
+                            w.Flush();
+                        }
+                    }
+                }
+            }
+        }
+
+        // Padding -2: the array is the document's root; -1: the first thing in the root after a flush; from 0 on,
+        // after padding, twice, then text of 107 characters whose end element folds or not by where the arrays left
+        // .NET's buffer.
+        static void Calls(int pad, Action array, Action<string> start, Action<string> text, Action end, Action flush, Action<int> padSmall)
+        {
+            if (pad == -2)
+            {
+                array();
+                return;
+            }
+            start("r");
+            if (pad == -1)
+            {
+                flush();
+                array();
+            }
+            else
+            {
+                padSmall(pad);
+                array();
+                array();
+                start("t");
+                text(s_midText);
+                end();
+            }
+            end();
+        }
+    }
+
     [Fact]
     public void Array_headers_fit_in_output_memory_given_exactly_as_asked()
     {
@@ -452,14 +563,17 @@ public sealed class BufferModelSweepTests
     /// are as small (a one-letter name, a bool, an Int8 and an Int16 value), so that every position, up to the buffer's
     /// last bytes, is reached without a flush on the way.
     /// </summary>
-    private static void PadSmall(XmlDictionaryWriter w, int bytes)
+    private static void PadSmall(XmlDictionaryWriter w, int bytes) => PadSmall(bytes, w.WriteStartElement, w.WriteValue, w.WriteValue, w.WriteEndElement);
+
+    /// <summary><see cref="PadSmall(XmlDictionaryWriter, int)"/> by the calls of any writer.</summary>
+    private static void PadSmall(int bytes, Action<string> start, Action<int> intValue, Action<bool> boolValue, Action end)
     {
         // 4a + 5b + 6c bytes: b and c (0 or 1) by the remainder, the rest in 4-byte records.
         int rest = bytes % 4;
         bool five = rest is 1 or 3, six = rest is 2 or 3;
-        if (five) { w.WriteStartElement("q"); w.WriteValue(100); w.WriteEndElement(); }
-        if (six) { w.WriteStartElement("q"); w.WriteValue(1000); w.WriteEndElement(); }
-        for (int i = (five ? 5 : 0) + (six ? 6 : 0); i + 4 <= bytes; i += 4) { w.WriteStartElement("q"); w.WriteValue(true); w.WriteEndElement(); }
+        if (five) { start("q"); intValue(100); end(); }
+        if (six) { start("q"); intValue(1000); end(); }
+        for (int i = (five ? 5 : 0) + (six ? 6 : 0); i + 4 <= bytes; i += 4) { start("q"); boolValue(true); end(); }
     }
 
     private static void AssertSame(string what, Action<XmlDictionaryWriter> calls)

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Unicode;
 
@@ -178,6 +179,13 @@ public static partial class BinaryXmlPrimitives
     {
         if (!IsArrayItemType(itemType, out _)) throw new ArgumentOutOfRangeException(nameof(itemType));
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(count);
+        return WriteArrayHeaderUnchecked(destination, itemType, count);
+    }
+
+    /// <summary><see cref="WriteArrayHeader"/> for the writer, whose item type and count are valid already.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int WriteArrayHeaderUnchecked(Span<byte> destination, RecordType itemType, int count)
+    {
         destination[0] = (byte)RecordType.EndElement;
         destination[1] = (byte)itemType;
         return 2 + MultiByteInt31.Write(destination[2..], count);

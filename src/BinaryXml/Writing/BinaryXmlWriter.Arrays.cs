@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Xml;
 
@@ -9,6 +10,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of Booleans (MC-NBFX 2.3.3; BoolTextWithEndElement items). Nothing for an empty span.</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<bool> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.BoolTextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.BoolTextWithEndElement)) return;
         WriteArrayBlock(MemoryMarshal.AsBytes(values));
     }
@@ -16,6 +18,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of 16-bit integers.</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<short> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.Int16TextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.Int16TextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 2);
@@ -25,6 +28,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of 32-bit integers.</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<int> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.Int32TextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.Int32TextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 4);
@@ -34,6 +38,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of 64-bit integers.</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<long> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.Int64TextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.Int64TextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 8);
@@ -43,6 +48,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of floats (no compaction inside arrays).</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<float> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.FloatTextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.FloatTextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 4);
@@ -52,6 +58,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of doubles.</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<double> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.DoubleTextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.DoubleTextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 8);
@@ -61,6 +68,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of decimals (flags, hi, lo, mid per item).</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<decimal> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.DecimalTextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.DecimalTextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 16);
@@ -73,6 +81,11 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<DateTime> values)
     {
+        if (UseBlockCopy && TryBeginSmallArray(prefix, localName, ns, values.Length, 8, RecordType.DateTimeTextWithEndElement, out Span<byte> items))
+        {
+            CopyDateTimes(values, items);
+            return;
+        }
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.DateTimeTextWithEndElement)) return;
         // .NET writes DateTime items one by one, each reserving 8 bytes.
         _model.WriteItems(_pending, values.Length, 8);
@@ -129,6 +142,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of TimeSpans (ticks).</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<TimeSpan> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.TimeSpanTextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.TimeSpanTextWithEndElement)) return;
         // .NET writes TimeSpan items one by one, each reserving 8 bytes.
         _model.WriteItems(_pending, values.Length, 8);
@@ -145,6 +159,7 @@ public sealed partial class BinaryXmlWriter
     /// <summary>Writes an Array record of GUIDs (UuidTextWithEndElement items in <see cref="Guid.ToByteArray()"/> order).</summary>
     public void WriteArray(string? prefix, string localName, string? ns, ReadOnlySpan<Guid> values)
     {
+        if (TryWriteSmallArray(prefix, localName, ns, values, RecordType.UuidTextWithEndElement)) return;
         if (!StartArray(prefix, localName, ns, values.Length, RecordType.UuidTextWithEndElement)) return;
         if (UseBlockCopy) { WriteArrayBlock(MemoryMarshal.AsBytes(values)); return; }
         Span<byte> span = BeginArrayItems(values.Length, 16);
@@ -197,6 +212,63 @@ public sealed partial class BinaryXmlWriter
         return true;
     }
 
+    /// <summary>The most item bytes an array may take for <see cref="TryBeginSmallArray"/>'s single buffer request.</summary>
+    private const int SmallArrayBytes = 256;
+
+    /// <summary>
+    /// <see cref="TryBeginSmallArray"/> with the items copied as they are in memory (on a little-endian host, the items
+    /// of every type but DateTime, whose local items are converted).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryWriteSmallArray<T>(string? prefix, string localName, string? ns, ReadOnlySpan<T> values, RecordType itemType)
+        where T : unmanaged
+    {
+        if (!UseBlockCopy || !TryBeginSmallArray(prefix, localName, ns, values.Length, Unsafe.SizeOf<T>(), itemType, out Span<byte> items))
+            return false;
+        MemoryMarshal.AsBytes(values).CopyTo(items);
+        return true;
+    }
+
+    /// <summary>
+    /// An array of a few items (up to <see cref="SmallArrayBytes"/> bytes) under a short name in the default namespace
+    /// where nothing is pending (as <see cref="StartArray"/>'s short path takes it), whose records and items fit both
+    /// .NET's buffer and the output memory: the Array record, the element, its end, the item type and the count written
+    /// and room for the items returned in <paramref name="items"/>, in one buffer request. The model of .NET's buffer
+    /// has nothing to do: every reservation .NET makes for these records and items (of the name's worst case, and under
+    /// 512 bytes for the items) ends within the room tested. A document's first record takes the output memory first
+    /// (nothing written: no position moves). Returns false, writing nothing, where any of this does not hold; the
+    /// caller then takes <see cref="StartArray"/>, which also raises the misuse errors.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryBeginSmallArray(string? prefix, string localName, string? ns, int count, int itemSize, RecordType itemType, out Span<byte> items)
+    {
+        items = default;
+        if (prefix is not null || ns is not null || localName is null || !IsShortName(localName.Length) || !CanStartPlainElement
+            || (uint)(count - 1) >= (uint)(SmallArrayBytes / itemSize)
+            || (count > 1 && _nsMgr.Depth == 0 && _documentState == DocumentState.Document))
+            return false;
+        int itemBytes = count * itemSize;
+        int size = 3 + localName.Length * MaxBytesPerChar + ArrayHeaderSize + itemBytes;
+        if (_pending + size > _model.RoomEnd || _memoryArray is null)
+        {
+            if (_pending != 0 || MemoryLength != 0) return false;
+            TakeMemory(size, Math.Max(size, MinimumChunk));
+            if (size > _model.RoomEnd || _memoryArray is null) return false;
+        }
+        Span<byte> span = MemoryMarshal.CreateSpan(ref ArrayStart(_memoryArray, size), size);
+        span[0] = (byte)RecordType.Array;
+        span[1] = (byte)RecordType.ShortElement;
+        int length = TranscodeName(localName, span.Slice(3, localName.Length * MaxBytesPerChar));
+        span[2] = (byte)length;
+        int itemsStart = 3 + length + BinaryXmlPrimitives.WriteArrayHeaderUnchecked(span.Slice(3 + length), itemType, count);
+        items = span.Slice(itemsStart, itemBytes);
+        _textNodeStart = -1;
+        _pending += itemsStart + itemBytes;
+        _nsMgr.EnterScope();
+        ExitPlainScope();
+        return true;
+    }
+
     /// <summary>The most bytes <see cref="WriteArrayHeader"/> writes.</summary>
     private const int ArrayHeaderSize = 2 + MultiByteInt31.MaxLength;
 
@@ -208,11 +280,9 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     private void WriteArrayHeader(Span<byte> span, RecordType itemType, int count)
     {
-        span[0] = (byte)RecordType.EndElement;
-        span[1] = (byte)itemType;
-        int n = MultiByteInt31.Write(span.Slice(2), count);
+        int n = BinaryXmlPrimitives.WriteArrayHeaderUnchecked(span, itemType, count);
         _model.WriteArrayHeader(_pending);
-        _pending += 2 + n;
+        _pending += n;
     }
 
     /// <summary>Writes the items as one block copy (.NET: one <c>WriteBytes</c>, past its buffer from 512 bytes).</summary>
