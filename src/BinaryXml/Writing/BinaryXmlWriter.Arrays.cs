@@ -219,6 +219,9 @@ public sealed partial class BinaryXmlWriter
     /// <see cref="TryBeginSmallArray"/> with the items copied as they are in memory (on a little-endian host, the items
     /// of every type but DateTime, whose local items are converted).
     /// </summary>
+    // Out of line, the short path inlined into it: inlined whole into a one-element document's caller, it spent that
+    // caller's inlining budget and left the copy's and the flush's steps as calls (level in a harness either way,
+    // 17–18 ns a document of 16 ints; benchmarks/HISTORY.md, runs 977–981).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool TryWriteSmallArray<T>(string? prefix, string localName, string? ns, ReadOnlySpan<T> values, RecordType itemType)
         where T : unmanaged
