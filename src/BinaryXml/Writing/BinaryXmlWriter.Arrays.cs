@@ -180,9 +180,9 @@ public sealed partial class BinaryXmlWriter
         if (count == 0) return false;
         FlushBase64();
         if (_documentState == DocumentState.Epilog) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
-        if (_documentState == DocumentState.Document && count > 1 && _nsMgr.Depth == 0) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
+        if (IsSecondRoot(count)) ThrowHelper.ThrowInvalidOperation("Only one root element is permitted per document.");
         if (_writeState == WriteState.Attribute) ThrowHelper.ThrowWrongState("WriteStartElement", WriteState.Attribute);
-        if (prefix is null && ns is null && localName is not null && IsShortName(localName.Length) && CanStartPlainElement)
+        if (IsPlainArrayStart(prefix, localName, ns))
         {
             // A short name in the default namespace with nothing pending (as WriteStartElement(localName) takes it):
             // the element's record, its end, the item type and the count in one buffer request (the start tag before
@@ -246,16 +246,16 @@ public sealed partial class BinaryXmlWriter
     private bool TryBeginSmallArray(string? prefix, string localName, string? ns, int count, int itemSize, RecordType itemType, out Span<byte> items)
     {
         items = default;
-        if (prefix is not null || ns is not null || localName is null || !IsShortName(localName.Length) || !CanStartPlainElement
-            || (uint)(count - 1) >= (uint)(SmallArrayBytes / itemSize)
-            || (count > 1 && _nsMgr.Depth == 0 && _documentState == DocumentState.Document))
+        if (!IsPlainArrayStart(prefix, localName, ns) || (uint)(count - 1) >= (uint)(SmallArrayBytes / itemSize) || IsSecondRoot(count))
             return false;
         int itemBytes = count * itemSize;
         int size = 3 + localName.Length * MaxBytesPerChar + ArrayHeaderSize + itemBytes;
         if (_pending + size > _model.RoomEnd || _memoryArray is null)
         {
             if (_pending != 0 || MemoryLength != 0) return false;
-            TakeMemory(size, Math.Max(size, MinimumChunk));
+            // A document's first record: memory only, as its first request takes it (nothing written: no position
+            // moves).
+            GrowInline(size);
             if (size > _model.RoomEnd || _memoryArray is null) return false;
         }
         Span<byte> span = MemoryMarshal.CreateSpan(ref ArrayStart(_memoryArray, size), size);
@@ -271,6 +271,21 @@ public sealed partial class BinaryXmlWriter
         ExitPlainScope();
         return true;
     }
+
+    /// <summary>
+    /// Whether an array's start tag is a short name in the default namespace with nothing pending (as
+    /// <c>WriteStartElement(localName)</c> takes it): its records are written without the general start tag's steps.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsPlainArrayStart(string? prefix, string? localName, string? ns)
+        => prefix is null && ns is null && localName is not null && IsShortName(localName.Length) && CanStartPlainElement;
+
+    /// <summary>
+    /// Whether an Array record of <paramref name="count"/> items would be a document's second root: its items are
+    /// repeated elements, so more than one at the top level of a document (.NET raises "Only one root element").
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsSecondRoot(int count) => _documentState == DocumentState.Document && count > 1 && _nsMgr.Depth == 0;
 
     /// <summary>The most bytes <see cref="WriteArrayHeader"/> writes.</summary>
     private const int ArrayHeaderSize = 2 + MultiByteInt31.MaxLength;
