@@ -327,66 +327,120 @@ public sealed class BufferModelSweepTests
         // back), and after padding that puts it on every byte of .NET's buffer's end; with a name of three bytes a
         // character at the short-name limit; the native writer over an ArrayBufferWriter it is reset on (as a writer
         // reused per message is), over an output giving exactly what is asked, and over a stream.
-        var reused = new ArrayBufferWriter<byte>();
-        var reusedWriter = new BinaryXmlWriter(reused);
+        var reused = new ReusedWriter();
         foreach (var (type, size, inBoxWrite, nativeWrite) in s_arrayTypes)
         {
             foreach (int count in new[] { 1, 256 / size, 256 / size + 1 })
             {
                 foreach (string name in new[] { "a", "日" + new string('n', 40) })
                 {
-                    for (int padding = -2; padding < 530; padding += padding < 0 ? 1 : 1 + padding / 100)
+                    foreach (int pad in Placements())
                     {
-                        int pad = padding;
-                        void InBox(XmlDictionaryWriter w) => Calls(pad, () => inBoxWrite(w, name, count), w.WriteStartElement, w.WriteString, w.WriteEndElement, w.Flush, p => PadSmall(w, p));
-                        var expected = new MemoryStream();
-                        using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, s_dictionary, null, false)) InBox(inBox);
-                        string what = $"{type} x {count}, name of {name.Length}, padding {pad}";
-
-                        reused.ResetWrittenCount();
-                        reusedWriter.Reset(reused, s_dictionary);
-                        Native(reusedWriter);
-                        Assert.True(expected.ToArray().AsSpan().SequenceEqual(reused.WrittenSpan), what + ", reused over an ArrayBufferWriter");
-
-                        var exact = new ExactBufferWriter();
-                        Native(new BinaryXmlWriter(exact, s_dictionary));
-                        Assert.True(expected.ToArray().AsSpan().SequenceEqual(exact.Written), what + ", over an output giving exactly what is asked");
-
-                        var stream = new MemoryStream();
-                        using (var overStream = new BinaryXmlWriter(stream, s_dictionary)) Native(overStream);
-                        Assert.True(expected.ToArray().AsSpan().SequenceEqual(stream.ToArray()), what + ", over a stream");
-
-                        void Native(BinaryXmlWriter w)
-                        {
-                            Calls(pad, () => nativeWrite(w, name, count), w.WriteStartElement, w.WriteString, w.WriteEndElement, w.Flush, p => PadSmall(p, w.WriteStartElement, w.WriteValue, w.WriteValue, w.WriteEndElement));
-                            w.Flush();
-                        }
+                        AssertSameWherever($"{type} x {count}, name of {name.Length}, padding {pad}", pad, reused,
+                            w => inBoxWrite(w, name, count), w => nativeWrite(w, name, count));
                     }
                 }
             }
         }
+    }
 
-        // Padding -2: the array is the document's root; -1: the first thing in the root after a flush; from 0 on,
-        // after padding, twice, then text of 107 characters whose end element folds or not by where the arrays left
-        // .NET's buffer.
-        static void Calls(int pad, Action array, Action<string> start, Action<string> text, Action end, Action flush, Action<int> padSmall)
+    [Fact]
+    public void Short_element_strings_are_written_as_in_box_wherever_they_start()
+    {
+        // WriteElementString with a short name and text of 1 to 85 characters (other than "0" and "1") writes both
+        // records in one buffer request where .NET's buffer and the output memory both have room for their worst case,
+        // and a document's first record takes its memory first. Texts: "0" and "1" (records of their own), one
+        // character ASCII and not, 85 characters ASCII, of two bytes a character and CJK (written as UTF-16), and 86
+        // characters (the general path); names of one character and at the short-name limit of three bytes a
+        // character; placed as with the small arrays above.
+        string[] texts =
+        [
+            "0", "1", "x", "é", "日", new('x', 85), new('é', 85), new('日', 85), new('x', 86), "x" + new string('日', 84),
+        ];
+        var reused = new ReusedWriter();
+        foreach (string text in texts)
+        {
+            foreach (string name in new[] { "a", "日" + new string('n', 40) })
+            {
+                foreach (int pad in Placements())
+                {
+                    AssertSameWherever($"text of {text.Length} ({text[^1]}), name of {name.Length}, padding {pad}", pad, reused,
+                        w => w.WriteElementString(name, text), w => w.WriteElementString(name, text));
+                }
+            }
+        }
+    }
+
+    /// <summary>A native writer kept across documents over an <see cref="ArrayBufferWriter{T}"/>, as a writer reused per message is.</summary>
+    private sealed class ReusedWriter
+    {
+        public readonly ArrayBufferWriter<byte> Output = new();
+        public readonly BinaryXmlWriter Writer;
+
+        public ReusedWriter() => Writer = new BinaryXmlWriter(Output);
+    }
+
+    /// <summary>
+    /// The places <see cref="AssertSameWherever"/> puts the calls under test: -2 the document's root, -1 the first
+    /// thing in the root after a flush, from 0 on after padding of that many bytes (every byte of .NET's buffer's end).
+    /// </summary>
+    private static IEnumerable<int> Placements()
+    {
+        for (int padding = -2; padding < 530; padding += padding < 0 ? 1 : 1 + padding / 100) yield return padding;
+    }
+
+    /// <summary>
+    /// The calls under test (<paramref name="inBoxWrite"/>, <paramref name="nativeWrite"/>) written at the place
+    /// <paramref name="pad"/> gives (<see cref="Placements"/>) by in-box and by the native writer: reset over a reused
+    /// ArrayBufferWriter, over an output giving exactly what is asked, and over a stream. The same bytes every time.
+    /// </summary>
+    private static void AssertSameWherever(string what, int pad, ReusedWriter reused, Action<XmlDictionaryWriter> inBoxWrite, Action<BinaryXmlWriter> nativeWrite)
+    {
+        var expected = new MemoryStream();
+        using (XmlDictionaryWriter inBox = XmlDictionaryWriter.CreateBinaryWriter(expected, s_dictionary, null, false))
+        {
+            Calls(pad, () => inBoxWrite(inBox), inBox.WriteStartElement, inBox.WriteString, inBox.WriteEndElement, inBox.Flush, p => PadSmall(inBox, p));
+        }
+
+        reused.Output.ResetWrittenCount();
+        reused.Writer.Reset(reused.Output, s_dictionary);
+        Native(reused.Writer);
+        Assert.True(expected.ToArray().AsSpan().SequenceEqual(reused.Output.WrittenSpan), what + ", reused over an ArrayBufferWriter");
+
+        var exact = new ExactBufferWriter();
+        Native(new BinaryXmlWriter(exact, s_dictionary));
+        Assert.True(expected.ToArray().AsSpan().SequenceEqual(exact.Written), what + ", over an output giving exactly what is asked");
+
+        var stream = new MemoryStream();
+        using (var overStream = new BinaryXmlWriter(stream, s_dictionary)) Native(overStream);
+        Assert.True(expected.ToArray().AsSpan().SequenceEqual(stream.ToArray()), what + ", over a stream");
+
+        void Native(BinaryXmlWriter w)
+        {
+            Calls(pad, () => nativeWrite(w), w.WriteStartElement, w.WriteString, w.WriteEndElement, w.Flush, p => PadSmall(p, w.WriteStartElement, w.WriteValue, w.WriteValue, w.WriteEndElement));
+            w.Flush();
+        }
+
+        // From padding 0 on, the calls come twice after the padding, then text of 107 characters whose end element
+        // folds or not by where they left .NET's buffer.
+        static void Calls(int pad, Action write, Action<string> start, Action<string> text, Action end, Action flush, Action<int> padSmall)
         {
             if (pad == -2)
             {
-                array();
+                write();
                 return;
             }
             start("r");
             if (pad == -1)
             {
                 flush();
-                array();
+                write();
             }
             else
             {
                 padSmall(pad);
-                array();
-                array();
+                write();
+                write();
                 start("t");
                 text(s_midText);
                 end();

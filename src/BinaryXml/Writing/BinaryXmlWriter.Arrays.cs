@@ -235,11 +235,10 @@ public sealed partial class BinaryXmlWriter
     /// <summary>
     /// An array of a few items (up to <see cref="SmallArrayBytes"/> bytes) under a short name in the default namespace
     /// where nothing is pending (as <see cref="StartArray"/>'s short path takes it), whose records and items fit both
-    /// .NET's buffer and the output memory: the Array record, the element, its end, the item type and the count written
-    /// and room for the items returned in <paramref name="items"/>, in one buffer request. The model of .NET's buffer
-    /// has nothing to do: every reservation .NET makes for these records and items (of the name's worst case, and under
-    /// 512 bytes for the items) ends within the room tested. A document's first record takes the output memory first
-    /// (nothing written: no position moves). Returns false, writing nothing, where any of this does not hold; the
+    /// .NET's buffer and the output memory (<see cref="TryTakeRoom"/>): the Array record, the element, its end, the
+    /// item type and the count written and room for the items returned in <paramref name="items"/>, in one buffer
+    /// request. Every reservation .NET makes for these records and items (of the name's worst case, and under 512 bytes
+    /// for the items) ends within that room. Returns false, writing nothing, where any of this does not hold; the
     /// caller then takes <see cref="StartArray"/>, which also raises the misuse errors.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -250,15 +249,7 @@ public sealed partial class BinaryXmlWriter
             return false;
         int itemBytes = count * itemSize;
         int size = 3 + localName.Length * MaxBytesPerChar + ArrayHeaderSize + itemBytes;
-        if (_pending + size > _model.RoomEnd || _memoryArray is null)
-        {
-            if (_pending != 0 || MemoryLength != 0) return false;
-            // A document's first record: memory only, as its first request takes it (nothing written: no position
-            // moves).
-            GrowInline(size);
-            if (size > _model.RoomEnd || _memoryArray is null) return false;
-        }
-        Span<byte> span = MemoryMarshal.CreateSpan(ref ArrayStart(_memoryArray, size), size);
+        if (!TryTakeRoom(size, out Span<byte> span)) return false;
         span[0] = (byte)RecordType.Array;
         span[1] = (byte)RecordType.ShortElement;
         int length = TranscodeName(localName, span.Slice(3, localName.Length * MaxBytesPerChar));

@@ -389,13 +389,40 @@ public sealed partial class BinaryXmlWriter
         if (CanStartPlainElement && !string.IsNullOrEmpty(localName))
         {
             _nsMgr.EnterScope();
-            WriteNodeWithName(RecordType.ShortElement, localName);
-            if (!string.IsNullOrEmpty(value)) WriteTextNode(value.AsSpan());
+            if (value is null || !TryWriteShortElementString(localName, value))
+            {
+                WriteNodeWithName(RecordType.ShortElement, localName);
+                if (!string.IsNullOrEmpty(value)) WriteTextNode(value.AsSpan());
+            }
             WriteEndElementNode();
             ExitPlainScope();
             return;
         }
         WriteElementString(null, localName, null, value);
+    }
+
+    /// <summary>
+    /// <see cref="WriteElementString(string, string?)"/>'s element and text records in one buffer request
+    /// (<see cref="TryTakeRoom"/>): a short name, and text of one to <see cref="ShortTextChars"/> characters other than
+    /// "0" and "1" (written as records of their own), each record reserving its worst case as .NET does. Leaves the
+    /// text record the one the end tag folds into. False, writing nothing, where any of this does not hold.
+    /// </summary>
+    // Out of line: inlined into WriteElementString's caller, it would take the inlining budget its flush needs.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryWriteShortElementString(string localName, string value)
+    {
+        int n = value.Length;
+        if (!IsShortName(localName.Length) || (uint)(n - 1) >= ShortTextChars || (n == 1 && value[0] is '0' or '1')) return false;
+        int nameReservation = 1 + localName.Length * MaxBytesPerChar;
+        if (!TryTakeRoom(1 + nameReservation + 2 + n * MaxBytesPerChar, out Span<byte> span)) return false;
+        span[0] = (byte)RecordType.ShortElement;
+        int nameLength = TranscodeName(localName, span.Slice(2, nameReservation - 1));
+        span[1] = (byte)nameLength;
+        int textStart = 2 + nameLength;
+        int textSize = WriteShortTextRecord(value, span[textStart..]);
+        SetTextNode(_pending + textStart);
+        _pending += textStart + textSize;
+        return true;
     }
 
     /// <summary>Writes a complete element with string content.</summary>

@@ -97,18 +97,10 @@ public sealed partial class BinaryXmlWriter
             // One reservation for header and payload; UTF-16 only when it is shorter (L / 2 > n).
             int reservation = 2 + n * MaxBytesPerChar;
             BeginTextNode(reservation);
+            // The span first: growing the memory moves the write position.
             Span<byte> span = GetSpan(reservation);
-            int length = TranscodeUtf8(chars, span[2..], asText: true);
-            RecordType type = RecordType.Chars8Text;
-            if (length / 2 > n)
-            {
-                type = RecordType.UnicodeChars8Text;
-                length = WriteUtf16(chars, span[2..]);
-            }
-            span[0] = (byte)type;
-            span[1] = (byte)length;
             SetTextNode(_pending);
-            _pending += 2 + length;
+            _pending += WriteShortTextRecord(chars, span);
             return;
         }
         int byteCount;
@@ -129,6 +121,27 @@ public sealed partial class BinaryXmlWriter
             WriteTextNodeWithLength(RecordType.Chars8Text, byteCount);
             WriteUtf8Payload(chars, byteCount);
         }
+    }
+
+    /// <summary>
+    /// Writes a text record of up to <see cref="ShortTextChars"/> characters (a one-byte length) at the start of
+    /// <paramref name="span"/>, which holds its worst case (2 + 3 bytes a character); returns its size. UTF-16 only
+    /// where it is shorter (L / 2 > n), as .NET chooses.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int WriteShortTextRecord(ReadOnlySpan<char> chars, Span<byte> span)
+    {
+        Debug.Assert(chars.Length <= ShortTextChars && span.Length >= 2 + chars.Length * MaxBytesPerChar);
+        int length = TranscodeUtf8(chars, span[2..], asText: true);
+        RecordType type = RecordType.Chars8Text;
+        if (length / 2 > chars.Length)
+        {
+            type = RecordType.UnicodeChars8Text;
+            length = WriteUtf16(chars, span[2..]);
+        }
+        span[0] = (byte)type;
+        span[1] = (byte)length;
+        return 2 + length;
     }
 
     /// <summary>

@@ -275,6 +275,28 @@ public sealed partial class BinaryXmlWriter : IDisposable
     }
 
     /// <summary>
+    /// Room for <paramref name="size"/> bytes of records at the write position, in one buffer request, where both the
+    /// output memory and .NET's buffer have it: every reservation .NET makes for records that fit in that room ends
+    /// within it, so the model of its buffer has nothing to do for them (the one-request paths of small arrays and short
+    /// element strings, which reserve their records' worst case). A document's first record takes the output memory
+    /// first, as its first request does (nothing is written: no position moves). False, with nothing taken, where the
+    /// room is not there; the caller then writes its records one by one.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryTakeRoom(int size, out Span<byte> span)
+    {
+        span = default;
+        if (_pending + size > _model.RoomEnd || _memoryArray is null)
+        {
+            if (_pending != 0 || MemoryLength != 0) return false;
+            GrowInline(size);
+            if (size > _model.RoomEnd || _memoryArray is null) return false;
+        }
+        span = MemoryMarshal.CreateSpan(ref ArrayStart(_memoryArray, size), size);
+        return true;
+    }
+
+    /// <summary>
     /// The first of the <paramref name="size"/> bytes at the write position in the output memory's array, without the
     /// range check of a span constructor (W1 in three calls about a tenth faster without it). In range: the memory lies
     /// within its array (<see cref="SetMemory(Memory{byte}, byte[], int)"/> takes an array segment's, or our own stream
