@@ -350,8 +350,8 @@ public sealed class BufferModelSweepTests
         // WriteElementString with a short name and text of 1 to 85 characters (other than "0" and "1") writes both
         // records in one buffer request where .NET's buffer and the output memory both have room for their worst case,
         // and a document's first record takes its memory first. Texts: "0" and "1" (records of their own), one
-        // character ASCII and not, 85 characters ASCII, of two bytes a character and CJK (written as UTF-16), and 86
-        // characters (the general path); names of one character and at the short-name limit of three bytes a
+        // character ASCII and not, 85 characters ASCII, of two bytes a character, CJK (written as UTF-16) and CJK after an
+        // ASCII start (UTF-16 too), and 86 characters (the general path); names of one character and at the short-name limit of three bytes a
         // character; placed as with the small arrays above.
         string[] texts =
         [
@@ -364,7 +364,7 @@ public sealed class BufferModelSweepTests
             {
                 foreach (int pad in Placements())
                 {
-                    AssertSameWherever($"text of {text.Length} ({text[^1]}), name of {name.Length}, padding {pad}", pad, reused,
+                    AssertSameWherever($"text of {text.Length} ({text[0]}…{text[^1]}), name of {name.Length}, padding {pad}", pad, reused,
                         w => w.WriteElementString(name, text), w => w.WriteElementString(name, text));
                 }
             }
