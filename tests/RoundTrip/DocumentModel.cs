@@ -54,6 +54,14 @@ public sealed class Doc(Elem root, bool useSession, double flushRate)
             calls.Add(new Call("ElementValue", [e.Prefix, e.Local, e.Ns, only.Value]));
             return;
         }
+        // Likewise an element of string names with one string and nothing else, by WriteElementString (natively, with
+        // no prefix or namespace, the overload that writes the element and short text in one buffer request).
+        if (e.Xmlns.Count == 0 && e.Attributes.Count == 0 && e.Local is string && e.Ns is null or string
+            && e.Children is [TextValue { Value: string text }] && calls.Count % 2 == 0)
+        {
+            calls.Add(new Call("ElementString", [e.Prefix, e.Local, e.Ns, text]));
+            return;
+        }
         calls.Add(new Call("StartElement", [e.Prefix, e.Local, e.Ns]));
         foreach ((string? p, object ns) in e.Xmlns) calls.Add(new Call("Xmlns", [p, ns]));
         foreach (Attr a in e.Attributes)
