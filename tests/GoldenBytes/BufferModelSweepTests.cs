@@ -350,9 +350,9 @@ public sealed class BufferModelSweepTests
         // WriteElementString with a short name and text of 1 to 85 characters (other than "0" and "1") writes both
         // records in one buffer request where .NET's buffer and the output memory both have room for their worst case,
         // and a document's first record takes its memory first. Texts: "0" and "1" (records of their own), one
-        // character ASCII and not, 85 characters ASCII, of two bytes a character, CJK (written as UTF-16) and CJK after an
-        // ASCII start (UTF-16 too), and 86 characters (the general path); names of one character and at the short-name limit of three bytes a
-        // character; placed as with the small arrays above.
+        // character ASCII and not, 85 characters ASCII, of two bytes a character, CJK (written as UTF-16) and CJK after
+        // an ASCII start (UTF-16 too), and 86 characters (the general path); names of one character and at the
+        // short-name limit of three bytes a character; placed as with the small arrays above.
         string[] texts =
         [
             "0", "1", "x", "é", "日", new('x', 85), new('é', 85), new('日', 85), new('x', 86), "x" + new string('日', 84),
