@@ -252,8 +252,9 @@ public sealed partial class BinaryXmlWriter
         if (!TryTakeRoom(size, out Span<byte> span)) return false;
         span[0] = (byte)RecordType.Array;
         span[1] = (byte)RecordType.ShortElement;
-        int headerStart = WriteShortName(localName, span, 2);
-        int itemsStart = headerStart + BinaryXmlPrimitives.WriteArrayHeaderUnchecked(span[headerStart..], itemType, count);
+        int length = TranscodeName(localName, span.Slice(3, localName.Length * MaxBytesPerChar));
+        span[2] = (byte)length;
+        int itemsStart = 3 + length + BinaryXmlPrimitives.WriteArrayHeaderUnchecked(span.Slice(3 + length), itemType, count);
         items = span.Slice(itemsStart, itemBytes);
         _textNodeStart = -1;
         _pending += itemsStart + itemBytes;

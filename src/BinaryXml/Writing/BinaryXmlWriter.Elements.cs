@@ -414,9 +414,12 @@ public sealed partial class BinaryXmlWriter
     {
         int n = value.Length;
         if (!IsShortName(localName.Length) || (uint)(n - 1) >= ShortTextChars || (n == 1 && value[0] is '0' or '1')) return false;
-        if (!TryTakeRoom(2 + localName.Length * MaxBytesPerChar + 2 + n * MaxBytesPerChar, out Span<byte> span)) return false;
+        int nameReservation = 1 + localName.Length * MaxBytesPerChar;
+        if (!TryTakeRoom(1 + nameReservation + 2 + n * MaxBytesPerChar, out Span<byte> span)) return false;
         span[0] = (byte)RecordType.ShortElement;
-        int textStart = WriteShortName(localName, span, 1);
+        int nameLength = TranscodeName(localName, span.Slice(2, nameReservation - 1));
+        span[1] = (byte)nameLength;
+        int textStart = 2 + nameLength;
         int textSize = WriteShortTextRecord(value, span[textStart..]);
         SetTextNode(_pending + textStart);
         _pending += textStart + textSize;

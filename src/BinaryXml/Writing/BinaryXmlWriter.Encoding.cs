@@ -44,9 +44,10 @@ public sealed partial class BinaryXmlWriter
         {
             int reservation = 1 + n * MaxBytesPerChar;
             _model.Reserve(_pending, reservation);
-            // The span first: growing the memory moves the write position.
             Span<byte> span = GetSpan(reservation);
-            _pending += WriteShortName(s, span, 0);
+            int length = TranscodeName(s, span[1..]);
+            span[0] = (byte)length;
+            _pending += 1 + length;
             return;
         }
         if (n <= UncountedTextChars)
@@ -512,19 +513,6 @@ public sealed partial class BinaryXmlWriter
             if (TryNarrowAsciiUpTo8(chars, destination)) return n;
         }
         return TranscodeNameUtf8(chars, destination);
-    }
-
-    /// <summary>
-    /// Writes a name of fewer than <see cref="ShortNameChars"/> characters as its one-byte length and its UTF-8 at
-    /// <paramref name="start"/> in <paramref name="span"/> (room there for 1 + 3 bytes a character); returns the offset
-    /// after it.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int WriteShortName(ReadOnlySpan<char> name, Span<byte> span, int start)
-    {
-        int length = TranscodeName(name, span.Slice(start + 1, name.Length * MaxBytesPerChar));
-        span[start] = (byte)length;
-        return start + 1 + length;
     }
 
     /// <summary>

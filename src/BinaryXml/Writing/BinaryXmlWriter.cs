@@ -557,9 +557,10 @@ public sealed partial class BinaryXmlWriter : IDisposable
     {
         int reservation = 1 + name.Length * MaxBytesPerChar;
         Span<byte> span = BeginNode(type, reservation, extraBytes);
-        int end = WriteShortName(name, span, 0);
-        _pending += 1 + end;
-        return span.Slice(end);
+        int length = TranscodeName(name, span.Slice(1, reservation - 1));
+        span[0] = (byte)length;
+        _pending += 2 + length;
+        return span.Slice(1 + length);
     }
 
     /// <summary>Writes a non-text record whose payload is a dictionary id (MultiByteInt31; .NET reserves 5 bytes).</summary>
