@@ -279,7 +279,7 @@ public sealed partial class BinaryXmlWriter : IDisposable
     /// output memory and .NET's buffer have it: every reservation .NET makes for records that fit in that room ends
     /// within it, so the model of its buffer has nothing to do for them (the one-request paths of small arrays and short
     /// element strings, which reserve their records' worst case). A document's first record takes the output memory
-    /// first, as its first request does (nothing is written: no position moves). False, with nothing taken, where the
+    /// first, as its first request does (nothing is written: no position moves). False, with nothing written, where the
     /// room is not there; the caller then writes its records one by one.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
