@@ -162,12 +162,7 @@ public sealed partial class BinaryXmlWriter
     /// </summary>
     public void WriteStartElement(string? prefix, string localName, string? ns)
     {
-        if (TryStartBoundElement(prefix, localName, ns, out string? bound))
-        {
-            WriteElementNode(bound, localName);
-            return;
-        }
-        WriteElementNode(StartElement(prefix, localName, ns, null), localName);
+        WriteElementNode(TryStartBoundElement(prefix, localName, ns, out string? bound) ? bound : StartElement(prefix, localName, ns, null), localName);
     }
 
     /// <summary>
@@ -199,43 +194,40 @@ public sealed partial class BinaryXmlWriter
     {
         ArgumentNullException.ThrowIfNull(localName);
         prefix = TryStartBoundElement(prefix, localName.Value, ns?.Value, out string? bound) ? bound : StartElement(prefix, localName.Value, ns?.Value, ns);
-        if (TryGetKey(localName, out int key))
+        if (!TryGetKey(localName, out int key))
         {
-            if (prefix.Length == 0)
-            {
-                WriteNodeWithId(RecordType.ShortDictionaryElement, key);
-            }
-            else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
-            {
-                WriteNodeWithId(LetterRecord(RecordType.PrefixDictionaryElementA, prefix[0]), key);
-            }
-            else
-            {
-                WriteNodeWithName(RecordType.DictionaryElement, prefix);
-                WriteMultiByteInt31(key);
-            }
+            WriteElementNode(prefix, localName.Value);
+        }
+        else if (TryGetShortFormRecord(prefix, RecordType.ShortDictionaryElement, RecordType.PrefixDictionaryElementA, out RecordType type))
+        {
+            WriteNodeWithId(type, key);
         }
         else
         {
-            WriteElementNode(prefix, localName.Value);
+            WriteDictionaryElementNode(prefix, key);
         }
     }
 
     private void WriteElementNode(string prefix, string localName)
     {
-        if (prefix.Length == 0)
-        {
-            WriteNodeWithName(RecordType.ShortElement, localName);
-        }
-        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
-        {
-            WriteNodeWithName(LetterRecord(RecordType.PrefixElementA, prefix[0]), localName);
-        }
-        else
-        {
-            WriteNodeWithName(RecordType.Element, prefix);
-            WriteName(localName);
-        }
+        if (TryGetShortFormRecord(prefix, RecordType.ShortElement, RecordType.PrefixElementA, out RecordType type)) WriteNodeWithName(type, localName);
+        else WriteElementNodeWithPrefix(prefix, localName);
+    }
+
+    // The general forms (a prefix other than one letter), out of line: inlined, they took the inlining budget of
+    // callers' loops that the short forms and the end tag's path need.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteElementNodeWithPrefix(string prefix, string localName)
+    {
+        WriteNodeWithName(RecordType.Element, prefix);
+        WriteName(localName);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteDictionaryElementNode(string prefix, int key)
+    {
+        WriteNodeWithName(RecordType.DictionaryElement, prefix);
+        WriteMultiByteInt31(key);
     }
 
     /// <summary>Checks and starts an element; returns its prefix, resolved (a local, not a ref: kept in a register).</summary>
