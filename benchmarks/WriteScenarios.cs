@@ -273,14 +273,16 @@ public abstract class ElementStringScenario : WriterScenario
 /// W3: 1,000 start/end element pairs with inline names, static dictionary names, or session names (the strings of a
 /// DataContractSerializer-style <see cref="XmlDictionary"/> given to a writer with no static dictionary and an
 /// <see cref="XmlBinaryWriterSession"/>): "session" keeps the session from message to message (each name found in
-/// it), "session-new" resets it before every message (each name's first use adds it).
+/// it), "session-new" resets it before every message (each name's first use adds it). "prefixed": those dictionary
+/// strings with the prefix "b", declared once on the root, and neither static dictionary nor session (written inline),
+/// as DataContractSerializer writes a data contract's members under the namespace prefix it declared (W6's body).
 /// </summary>
 [MemoryDiagnoser]
 public class W3_Names : WriterScenario
 {
     private const int Count = 1000;
 
-    [Params("inline", "dictionary", "session", "session-new")]
+    [Params("inline", "dictionary", "session", "session-new", "prefixed")]
     public string Names { get; set; } = "inline";
 
     private readonly XmlDictionary _dictionary = new();
@@ -297,7 +299,7 @@ public class W3_Names : WriterScenario
         _ns = _dictionary.Add("http://tempuri.org/");
         bool session = Names.StartsWith("session", StringComparison.Ordinal);
         _newSession = Names == "session-new";
-        IXmlDictionary? dictionary = session ? null : _dictionary;
+        IXmlDictionary? dictionary = session || Names == "prefixed" ? null : _dictionary;
         CreateWriters(dictionary, session ? new XmlBinaryWriterSession() : null);
         // With a session, the bytes compared are the second message's: names found in the session, or added again
         // after a reset.
@@ -311,12 +313,14 @@ public class W3_Names : WriterScenario
     private void Write<TCode>(XmlDictionaryWriter w) where TCode : struct
     {
         if (Names == "inline") WriteInline<TCode>(w, _strings, _ns.Value);
+        else if (Names == "prefixed") WritePrefixed<TCode>(w, _names, _ns);
         else WriteDictionary<TCode>(w, _names, _ns);
     }
 
     private void Write(BinaryXmlWriter w)
     {
         if (Names == "inline") WriteInline(w, _strings, _ns.Value);
+        else if (Names == "prefixed") WritePrefixed(w, _names, _ns);
         else WriteDictionary(w, _names, _ns);
     }
 
@@ -333,6 +337,24 @@ public class W3_Names : WriterScenario
     {
         w.WriteStartElement("r", ns.Value);
         for (int i = 0; i < Count; i++) { w.WriteStartElement(names[i & 15], ns); w.WriteEndElement(); }
+        w.WriteEndElement();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void WritePrefixed<TCode>(XmlDictionaryWriter w, XmlDictionaryString[] names, XmlDictionaryString ns) where TCode : struct
+    {
+        w.WriteStartElement("r", ns.Value);
+        w.WriteXmlnsAttribute("b", ns);
+        for (int i = 0; i < Count; i++) { w.WriteStartElement("b", names[i & 15], ns); w.WriteEndElement(); }
+        w.WriteEndElement();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void WritePrefixed(BinaryXmlWriter w, XmlDictionaryString[] names, XmlDictionaryString ns)
+    {
+        w.WriteStartElement("r", ns.Value);
+        w.WriteXmlnsAttribute("b", ns);
+        for (int i = 0; i < Count; i++) { w.WriteStartElement("b", names[i & 15], ns); w.WriteEndElement(); }
         w.WriteEndElement();
     }
 
