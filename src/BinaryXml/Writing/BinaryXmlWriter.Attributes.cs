@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -73,33 +72,40 @@ public sealed partial class BinaryXmlWriter
             WriteAttributeNode(prefix, localName.Value);
             return;
         }
-        if (TryGetShortFormRecord(prefix, RecordType.ShortDictionaryAttribute, RecordType.PrefixDictionaryAttributeA, out RecordType type)) WriteNodeWithId(type, key);
-        else WriteDictionaryAttributeNode(prefix, key);
+        if (prefix.Length == 0)
+        {
+            WriteNodeWithId(RecordType.ShortDictionaryAttribute, key);
+        }
+        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+        {
+            WriteNodeWithId(LetterRecord(RecordType.PrefixDictionaryAttributeA, prefix[0]), key);
+        }
+        else
+        {
+            WriteNodeWithName(RecordType.DictionaryAttribute, prefix);
+            WriteMultiByteInt31(key);
+        }
         _inAttribute = true;
         _wroteAttributeValue = false;
     }
 
     private void WriteAttributeNode(string prefix, string localName)
     {
-        if (TryGetShortFormRecord(prefix, RecordType.ShortAttribute, RecordType.PrefixAttributeA, out RecordType type)) WriteNodeWithName(type, localName);
-        else WriteAttributeNodeWithPrefix(prefix, localName);
+        if (prefix.Length == 0)
+        {
+            WriteNodeWithName(RecordType.ShortAttribute, localName);
+        }
+        else if (prefix.Length == 1 && char.IsAsciiLetterLower(prefix[0]))
+        {
+            WriteNodeWithName(LetterRecord(RecordType.PrefixAttributeA, prefix[0]), localName);
+        }
+        else
+        {
+            WriteNodeWithName(RecordType.Attribute, prefix);
+            WriteName(localName);
+        }
         _inAttribute = true;
         _wroteAttributeValue = false;
-    }
-
-    // The general forms (a prefix other than one letter), out of line as the elements' are.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteAttributeNodeWithPrefix(string prefix, string localName)
-    {
-        WriteNodeWithName(RecordType.Attribute, prefix);
-        WriteName(localName);
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteDictionaryAttributeNode(string prefix, int key)
-    {
-        WriteNodeWithName(RecordType.DictionaryAttribute, prefix);
-        WriteMultiByteInt31(key);
     }
 
     /// <summary>

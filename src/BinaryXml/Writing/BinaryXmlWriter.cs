@@ -754,11 +754,12 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private static RecordType LetterRecord(RecordType letterA, char prefixLetter) => (RecordType)((byte)letterA + (prefixLetter - 'a'));
 
     /// <summary>
-    /// The record of an element or attribute with <paramref name="prefix"/> where the prefix has a form of its own: the
-    /// short form for no prefix, a letter's form for a–z (<see cref="LetterRecord"/>); false for any other prefix,
-    /// which the general form writes as a string. The callers write either form from one call site, so that the JIT
-    /// inlines the record's writing once: written at two (no prefix, a letter), it left a prefixed element's record a
-    /// call in a caller's loop (benchmarks/HISTORY.md, "Prefixed start tags").
+    /// The record of an element with <paramref name="prefix"/> where the prefix has a form of its own: the short form
+    /// for no prefix, a letter's form for a–z (<see cref="LetterRecord"/>); false for any other prefix, which the
+    /// general form writes as a string. The callers write either form from one call site, so that the JIT inlines the
+    /// record's writing once: written at two (no prefix, a letter), it left a prefixed element's record a call in a
+    /// caller's loop. Attributes keep a branch a form: taken through this, W3_Attributes' prefixed attributes were
+    /// slower (benchmarks/HISTORY.md, "Prefixed start tags").
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool TryGetShortFormRecord(string prefix, RecordType shortForm, RecordType letterA, out RecordType type)
