@@ -324,7 +324,22 @@ internal static class Targets
         error = new StringWriter();
         if (BinaryXml.Tool.BinxmlApp.Run(["decode", "--types", again], decoded, error, () => Stream.Null) != 0)
             throw new InvalidOperationException("What encode wrote of a decoded stream does not decode: " + error + "\n" + xml);
-        if (decoded.ToString() != xml) throw new InvalidOperationException($"A stream decoded, encoded ({string.Join(' ', encode)}) and decoded again is not the same XML:\n{xml}\n{decoded}");
+        string second = decoded.ToString();
+        if (second == xml) return;
+        // A record of bytes that are not whole groups (which .NET's writer writes only last) is written back as the
+        // writer groups them, so the XML may differ where its base64 text is cut into records (nmf-crash-3c675f15f5df:
+        // one record of 29 bytes, written back as 27 and 2). Then it is compared as the marks target compares it (base64
+        // by its bytes, everything else as it is), and what encode wrote must encode to itself again.
+        if (!Infoset(second).SequenceEqual(Infoset(xml)))
+            throw new InvalidOperationException($"A stream decoded, encoded ({string.Join(' ', encode)}) and decoded again is not the same XML:\n{xml}\n{second}");
+        string secondFile = again + ".xml", third = again + ".again";
+        File.WriteAllText(secondFile, second);
+        string[] encodeAgain = [.. encode[..^5], "--output", third, "--output-format", "binary", secondFile];
+        error = new StringWriter();
+        if (BinaryXml.Tool.BinxmlApp.Run(encodeAgain, s_null, error, () => Stream.Null) != 0)
+            throw new InvalidOperationException("binxml encode failed on what it wrote, decoded: " + error + "\n" + second);
+        if (!File.ReadAllBytes(third).AsSpan().SequenceEqual(File.ReadAllBytes(again)))
+            throw new InvalidOperationException($"A stream decoded, encoded ({string.Join(' ', encode)}), decoded and encoded again is not the same stream:\n{second}");
     }
 
     /// <summary>The in-box reader's view of an input, for the differential oracle: its node stream, or its exception.</summary>
