@@ -229,6 +229,48 @@ public sealed partial class DictionaryWriterContractTests
     }
 
     [Fact]
+    public void A_prefix_found_last_is_not_answered_once_its_declaration_leaves_scope()
+    {
+        // The writer keeps the last lookup's namespace and prefix: the end of the declaring element must drop them,
+        // whether the next lookup is an element's, an attribute's or LookupPrefix's, and a namespace declared again
+        // deeper down must answer with the newer prefix.
+        var answers = new List<string>();
+        (string hex, Type? error) = Same(w =>
+        {
+            answers.Clear();
+            w.WriteStartElement("r");
+            w.WriteXmlnsAttribute("o", "urn:outer");
+            w.WriteStartElement("c1");
+            w.WriteXmlnsAttribute("p", "urn:x");
+            w.WriteStartElement("e", "urn:x");
+            w.WriteAttributeString("t", "urn:x", "v");
+            w.WriteEndElement();
+            answers.Add(w.LookupPrefix("urn:x") ?? "-");
+            w.WriteEndElement();
+            answers.Add(w.LookupPrefix("urn:x") ?? "-");
+            w.WriteStartElement("e", "urn:x");
+            w.WriteAttributeString("t", "urn:x", "v");
+            w.WriteEndElement();
+            w.WriteStartElement("f", "urn:outer");
+            w.WriteStartElement("c2");
+            w.WriteXmlnsAttribute("q", "urn:outer");
+            w.WriteStartElement("g", "urn:outer");
+            w.WriteEndElement();
+            answers.Add(w.LookupPrefix("urn:outer") ?? "-");
+            w.WriteEndElement();
+            answers.Add(w.LookupPrefix("urn:outer") ?? "-");
+            w.WriteStartElement("h");
+            w.WriteAttributeString("t", "urn:outer", "v");
+            w.WriteEndDocument();
+        });
+        Assert.Null(error);
+        Assert.Equal(["p", "-", "q", "o"], answers);
+        // urn:x is declared on c1 (p), then again on the "e" after c1 ended: as its default namespace, and under a
+        // made-up prefix for its attribute (which cannot take the default namespace); both writers alike (Same).
+        Assert.Equal(3, hex.Split("75 72 6E 3A 78").Length - 1);
+    }
+
+    [Fact]
     public void Stream_provider_values_are_written_as_base64_blocks()
     {
         var data = Enumerable.Range(0, 5000).Select(i => (byte)i).ToArray();
