@@ -314,7 +314,8 @@ internal static class Targets
         string xmlFile = file + ".xml", again = file + ".again";
         File.WriteAllText(xmlFile, xml);
         var error = new StringWriter();
-        string[] encode = ["encode", "--format", "nmf", .. framing, .. (via is null ? (string[])[] : ["--via", via]), "--output", again, "--output-format", "binary", xmlFile];
+        string[] EncodeArgs(string input, string output) => ["encode", "--format", "nmf", .. framing, .. (via is null ? (string[])[] : ["--via", via]), "--output", output, "--output-format", "binary", input];
+        string[] encode = EncodeArgs(xmlFile, again);
         if (BinaryXml.Tool.BinxmlApp.Run(encode, s_null, error, () => Stream.Null) != 0)
         {
             if (!error.ToString().StartsWith("binxml: error: ", StringComparison.Ordinal)) throw new InvalidOperationException("binxml encode failed without its one-line error: " + error);
@@ -334,7 +335,7 @@ internal static class Targets
             throw new InvalidOperationException($"A stream decoded, encoded ({string.Join(' ', encode)}) and decoded again is not the same XML:\n{xml}\n{second}");
         string secondFile = again + ".xml", third = again + ".again";
         File.WriteAllText(secondFile, second);
-        string[] encodeAgain = [.. encode[..^5], "--output", third, "--output-format", "binary", secondFile];
+        string[] encodeAgain = EncodeArgs(secondFile, third);
         error = new StringWriter();
         if (BinaryXml.Tool.BinxmlApp.Run(encodeAgain, s_null, error, () => Stream.Null) != 0)
             throw new InvalidOperationException("binxml encode failed on what it wrote, decoded: " + error + "\n" + second);
