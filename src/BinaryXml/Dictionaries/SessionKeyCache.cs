@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Xml;
 
 namespace BinaryXml;
@@ -44,6 +45,7 @@ internal struct SessionKeyCache
     private const int FindsNotKept = 16;
 
     private Entry[]? _entries;
+    private Entry[]? _kept;         // the entries while keys are kept in this document, else null (Keeping)
     private int _document;          // the entries' stamp: Forget moves it on
     private int _sessionKeyCount;   // the session's count of keys the entries were kept at
     private int _finds;             // strings the session's lookup found since Forget, counted until keeping starts
@@ -69,46 +71,66 @@ internal struct SessionKeyCache
         // After 2^32 documents, entries stamped with this number long ago would be taken as current.
         if (++_document == 0) ClearEntries();
         _finds = 0;
+        _kept = null;
     }
 
     /// <summary>
     /// A string's key in the session, as .NET's writer finds it: the session's lookup (its key kept for the rest of
     /// the document once keeping has started), else an add.
     /// </summary>
+    // Only the kept key's read is in line; the rest is a call that answers by value. An out parameter passed on to a
+    // call (the session's lookup, the add) put the caller's key in memory: every kept key was stored and loaded again
+    // on its way to its record, and the code in line kept more values live than registers (W3's session names,
+    // 0.3–0.5 ns an element; benchmarks/HISTORY.md, runs 1034–1039).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryGetKey(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
+    {
+        if (_kept is { } kept && TryGetKept(kept, s, WriterSessionAccess.NextKey(session), out key)) return true;
+        long found = Find(session, s);
+        key = (int)found;
+        return found != NotFound;
+    }
+
+    // Find's answer when the session has no key for the string (every key is an int; this long is none of them).
+    private const long NotFound = long.MinValue;
+
+    /// <summary>
+    /// A string's key when none is kept for it: the session's lookup, else an add. A count of the session's keys other
+    /// than the one the entries were kept at (a reset, or another's add) drops them first, and keeping starts again
+    /// after <see cref="FindsNotKept"/> more finds.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private long Find(XmlBinaryWriterSession session, XmlDictionaryString s)
     {
         if (Keeping)
         {
             int count = WriterSessionAccess.NextKey(session);
-            if (TryGetKept(s, count, out key)) return true;
-            // A count other than the one the entries were kept at (a reset, or another's add) drops them, and
-            // keeping starts again after FindsNotKept more finds.
             if (count != _sessionKeyCount) CountChanged(count);
         }
-        if (WriterSessionAccess.TryLookup(session, s, out key))
+        if (WriterSessionAccess.TryLookup(session, s, out int key))
         {
             if (Keeping) Keep(s, key);
             else if (++_finds > FindsNotKept) StartKeeping(session);
-            return true;
+            return key;
         }
-        return Add(session, s, out key);
+        return Add(session, s, out key) ? key : NotFound;
     }
 
     /// <summary>
     /// Whether keys are being kept in this document: until the session's lookup has found <see cref="FindsNotKept"/>
     /// strings, nothing is kept, looked for, or checked (the session's count of keys is first read when keeping starts).
     /// </summary>
-    private readonly bool Keeping => _finds > FindsNotKept;
+    private readonly bool Keeping => _kept is not null;
 
     /// <summary>The key kept for <paramref name="s"/> earlier in the document, if the session's count of keys is still <paramref name="count"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly bool TryGetKept(XmlDictionaryString s, int count, out int key)
+    private readonly bool TryGetKept(Entry[] entries, XmlDictionaryString s, int count, out int key)
     {
-        Entry[]? entries = _entries;
-        if (count == _sessionKeyCount && entries is not null)
+        if (count == _sessionKeyCount)
         {
-            ref Entry entry = ref entries[s.Key & (Size - 1)];
+            // The entries are always Size long (StartKeeping makes them): an index below Size needs no range check,
+            // whose load of the length waited on the load of the array in every kept key's read.
+            ref Entry entry = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(entries), s.Key & (Size - 1));
             if (ReferenceEquals(entry.String, s) && entry.Document == _document)
             {
                 key = entry.Key;
@@ -132,14 +154,14 @@ internal struct SessionKeyCache
         // No entry is of this document (none was kept since Forget moved the stamp on): the count is the one the
         // entries kept from here on are kept at.
         _sessionKeyCount = WriterSessionAccess.NextKey(session);
+        _kept = _entries ??= new Entry[Size];
     }
 
     /// <summary>Keeps the key the session's <c>TryLookup</c> found for <paramref name="s"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void Keep(XmlDictionaryString s, int key)
     {
-        Entry[] entries = _entries ??= new Entry[Size];
-        ref Entry entry = ref entries[s.Key & (Size - 1)];
+        ref Entry entry = ref _kept![s.Key & (Size - 1)];
         // Documents of one kind find the same strings in the same slots: the reference is stored only when it
         // changes (a store of a reference into the heap costs a write barrier call, a compare does not).
         if (!ReferenceEquals(entry.String, s)) entry.String = s;

@@ -567,11 +567,18 @@ public sealed partial class BinaryXmlWriter
             Unsafe.WriteUnaligned(ref target, NarrowAsciiQuad(head));
             return true;
         }
+        // One by one, through references: the callers hold room for every character (destination.Length >= n). The
+        // span indexers' range checks were inlined with this into every caller that writes a name and counted against
+        // its inlining budget; a loop of prefixed start tags then had its end tag's path left as calls once the
+        // session's keys took less of it (benchmarks/HISTORY.md, runs 1034–1039).
+        Debug.Assert(destination.Length >= n);
+        ref char from = ref MemoryMarshal.GetReference(chars);
+        ref byte into = ref MemoryMarshal.GetReference(destination);
         for (int i = 0; i < n; i++)
         {
-            char c = chars[i];
+            char c = Unsafe.Add(ref from, i);
             if (c >= 0x80) return false;
-            destination[i] = (byte)c;
+            Unsafe.Add(ref into, i) = (byte)c;
         }
         return true;
     }
