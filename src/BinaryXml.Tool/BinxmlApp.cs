@@ -20,7 +20,10 @@ public static class BinxmlApp
     public static int Run(string[] args, TextWriter stdout, TextWriter stderr, Func<Stream> stdin)
     {
         RootCommand root = Build(stdout, stderr, stdin);
-        return root.Parse(args).Invoke(new InvocationConfiguration { Output = stdout, Error = stderr });
+        // No response files: an argument starting with '@' is what it says (a file's name, a Via as decode printed it),
+        // not the name of a file of more arguments (fuzz finding nmf-crash-f51c7c99b089: a Via "@\u0001").
+        var parsing = new ParserConfiguration { ResponseFileTokenReplacer = null };
+        return root.Parse(args, parsing).Invoke(new InvocationConfiguration { Output = stdout, Error = stderr });
     }
 
     private static RootCommand Build(TextWriter stdout, TextWriter stderr, Func<Stream> stdin)

@@ -34,6 +34,22 @@ public sealed class SampleAndToolTests
     private static string Xml(string name) => File.ReadAllText(SamplePath(Path.ChangeExtension(name, ".xml")), Encoding.UTF8).ReplaceLineEndings("\n");
 
     [Fact]
+    public void An_argument_starting_with_an_at_sign_is_taken_as_it_is_not_as_a_response_file()
+    {
+        // A Via beginning with '@' (fuzz finding nmf-crash-f51c7c99b089), and a file named so: System.CommandLine would
+        // read each as the name of a response file of more arguments.
+        string folder = Directory.CreateTempSubdirectory().FullName;
+        string xml = Path.Combine(folder, "@message.xml");
+        File.Copy(SamplePath("nettcp-stream.types.xml"), xml);
+        string stream = Path.Combine(folder, "stream.bin");
+        var (exit, _, error) = Binxml("encode", "--format", "nmf", "--via", "@orders", "--ignore-whitespace", "--output", stream, "--output-format", "binary", xml);
+        Assert.True(exit == 0, error);
+        (exit, string nmf, error) = Binxml("dump", stream);
+        Assert.True(exit == 0, error);
+        Assert.Contains("\"@orders\"", nmf);
+    }
+
+    [Fact]
     public void Samples_are_what_the_library_writes_and_regenerate_when_asked()
     {
         bool regenerate = Environment.GetEnvironmentVariable("BINARYXML_REGENERATE_SAMPLES") == "1";
