@@ -141,14 +141,12 @@ internal struct SessionKeyCache
         return false;
     }
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
     private void CountChanged(int count)
     {
         Forget();
         _sessionKeyCount = count;
     }
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
     private void StartKeeping(XmlBinaryWriterSession session)
     {
         // No entry is of this document (none was kept since Forget moved the stamp on): the count is the one the
@@ -158,7 +156,6 @@ internal struct SessionKeyCache
     }
 
     /// <summary>Keeps the key the session's <c>TryLookup</c> found for <paramref name="s"/>.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
     private void Keep(XmlDictionaryString s, int key)
     {
         ref Entry entry = ref _kept![s.Key & (Size - 1)];
@@ -171,10 +168,8 @@ internal struct SessionKeyCache
 
     /// <summary>
     /// A string's first use in the session (<see cref="XmlBinaryWriterSession.TryAdd"/>): an add of one key while keys
-    /// are kept leaves them as they are, and the count moves on with it; any other change drops them. Out of line, so
-    /// that a caller's loop that inlines <see cref="TryGetKey"/> keeps its budget.
+    /// are kept leaves them as they are, and the count moves on with it; any other change drops them.
     /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
     private bool Add(XmlBinaryWriterSession session, XmlDictionaryString s, out int key)
     {
         if (!session.TryAdd(s, out key)) return false;
