@@ -271,6 +271,38 @@ public sealed partial class DictionaryWriterContractTests
     }
 
     [Fact]
+    public void A_prefix_found_bound_is_looked_up_again_once_a_declaration_comes_or_goes()
+    {
+        // The writer keeps the prefix and namespace (the same string objects) of the last prefixed start tag or
+        // attribute whose prefix was bound to its namespace: a declaration of the prefix deeper down, and the end of
+        // the element that declared it, must each send the next such start tag back to the declarations.
+        string p = "p", x = "urn:x", y = "urn:y";
+        (string hex, Type? error) = Same(w =>
+        {
+            w.WriteStartElement("r");
+            w.WriteXmlnsAttribute(p, x);
+            w.WriteStartElement(p, "a", x);
+            w.WriteAttributeString(p, "t", x, "v");
+            w.WriteEndElement();
+            w.WriteStartElement("c");
+            w.WriteXmlnsAttribute(p, y);
+            w.WriteStartElement(p, "b", x); // p is y's here: declared again, to x
+            w.WriteEndElement();
+            w.WriteStartElement(p, "b", y);
+            w.WriteEndElement();
+            w.WriteEndElement();
+            w.WriteStartElement(p, "d", y); // p is x's again: declared again, to y
+            w.WriteEndElement();
+            w.WriteStartElement(p, "e", x);
+            w.WriteAttributeString(p, "t", x, "v");
+            w.WriteEndDocument();
+        });
+        Assert.Null(error);
+        Assert.Equal(2, hex.Split("75 72 6E 3A 78").Length - 1);
+        Assert.Equal(2, hex.Split("75 72 6E 3A 79").Length - 1);
+    }
+
+    [Fact]
     public void Stream_provider_values_are_written_as_base64_blocks()
     {
         var data = Enumerable.Range(0, 5000).Select(i => (byte)i).ToArray();

@@ -128,7 +128,7 @@ public sealed partial class BinaryXmlWriter
             // prefix cannot be declared for them).
             bound = string.IsNullOrEmpty(ns) ? string.Empty : _nsMgr.LookupAttributePrefix(ns);
         }
-        else if (!string.IsNullOrEmpty(ns) && prefix is not ("xml" or "xmlns") && _nsMgr.LookupNamespace(prefix) == ns)
+        else if (!string.IsNullOrEmpty(ns) && prefix is not ("xml" or "xmlns") && _nsMgr.IsBound(prefix, ns))
         {
             bound = prefix;
         }

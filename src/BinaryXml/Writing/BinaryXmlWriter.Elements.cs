@@ -175,7 +175,7 @@ public sealed partial class BinaryXmlWriter
     {
         bound = null;
         if (!InPlainContent || ns is null || string.IsNullOrEmpty(localName)) return false;
-        bound = prefix is null ? _nsMgr.LookupPrefix(ns) : _nsMgr.LookupNamespace(prefix) == ns ? prefix : null;
+        bound = prefix is null ? _nsMgr.LookupPrefix(ns) : _nsMgr.IsBound(prefix, ns) ? prefix : null;
         if (bound is null) return false;
         // In plain content before, in a start tag that declares nothing now: still plain.
         _writeState = WriteState.Element;

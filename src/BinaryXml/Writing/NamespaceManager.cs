@@ -43,6 +43,15 @@ public sealed partial class BinaryXmlWriter
         private string? _lastPrefix;
 
         /// <summary>
+        /// The prefix and namespace (the caller's references) of the last <see cref="IsBound"/> that held: a loop of
+        /// prefixed elements in one namespace compares two references, where the search of the declarations was a
+        /// call. Apart from the cache above, whose answers must stay .NET's (its cache compares namespaces by value):
+        /// this one answers only for the same two references. Cleared by <see cref="Forget"/> (a declaration added) and
+        /// when any declaration's scope ends.
+        /// </summary>
+        private string? _boundPrefix, _boundUri;
+
+        /// <summary>
         /// Once an element declares more than this many namespaces (or a prefix is made up among more than this many
         /// declarations), each prefix and each namespace leads to its newest declaration through a table, and each
         /// declaration to the one before it of the same prefix or namespace, where .NET's writer passes over them all:
@@ -157,6 +166,7 @@ public sealed partial class BinaryXmlWriter
             while (_count > 1 && _ns[_count - 1].Depth == Depth)
             {
                 if (_last == _count - 1) Forget();
+                _boundPrefix = null;
                 if (_indexed) Unindex(_count - 1);
                 // The slot keeps its references for the next declaration made in it (see AddNamespace).
                 _count--;
@@ -250,7 +260,21 @@ public sealed partial class BinaryXmlWriter
 
         public void AddNamespaceIfNotDeclared(string prefix, string uri, XmlDictionaryString? uriDictionaryString)
         {
-            if (LookupNamespace(prefix) != uri) AddNamespace(prefix, uri, uriDictionaryString);
+            if (!IsBound(prefix, uri)) AddNamespace(prefix, uri, uriDictionaryString);
+        }
+
+        /// <summary>Whether <paramref name="prefix"/> is bound to <paramref name="ns"/> (by value): the last answer that held first.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public bool IsBound(string prefix, string ns) =>
+            (ReferenceEquals(prefix, _boundPrefix) && ReferenceEquals(ns, _boundUri)) || IsBoundAfterSearch(prefix, ns);
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private bool IsBoundAfterSearch(string prefix, string ns)
+        {
+            if (LookupNamespace(prefix) != ns) return false;
+            _boundPrefix = prefix;
+            _boundUri = ns;
+            return true;
         }
 
         public void AddNamespace(string prefix, string uri, XmlDictionaryString? uriDictionaryString)
@@ -376,6 +400,7 @@ public sealed partial class BinaryXmlWriter
             _last = -1;
             _lastUri = null;
             _lastPrefix = null;
+            _boundPrefix = null;
         }
 
         /// <summary>
