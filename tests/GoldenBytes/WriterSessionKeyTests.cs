@@ -177,6 +177,16 @@ public sealed class WriterSessionKeyTests
     }
 
     [Fact]
+    public void A_session_reset_before_each_document_is_written_as_in_box()
+    {
+        // Each document adds its strings again: keys are kept from the seventeenth string asked, an add, so the
+        // adds that follow (an add moves the session's count on by one) and the lookups after them are kept alike.
+        Step document = Document(Repeated(20, 80));
+        Step reset = run => run.Session.Reset();
+        AssertSameAsInBox(() => new CountingSession(), document, reset, document, reset, document);
+    }
+
+    [Fact]
     public void A_session_reset_and_filled_again_by_another_writer_between_documents_is_seen()
     {
         // After the reset, another writer adds as many strings as the session held, in another order: the counts

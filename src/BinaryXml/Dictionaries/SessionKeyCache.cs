@@ -31,7 +31,7 @@ namespace BinaryXml;
 /// </para>
 /// <para>
 /// Keeping a key costs about what a lookup does, and a document of one small object asks for each string once: keys
-/// are kept only from the seventeenth string the session's lookup finds in a document.
+/// are kept only from the seventeenth string a document asks the session for (found or added).
 /// </para>
 /// </remarks>
 internal struct SessionKeyCache
@@ -40,15 +40,17 @@ internal struct SessionKeyCache
     private const int Size = 256;
 
     // A document that asks the session for few strings loses more in keeping them than it gains: most are asked for
-    // once (a message of one small object). Keys are kept once the session's lookup has found this many; until then
-    // the writer asks the session as .NET's writer does, with nothing read or kept beside it.
-    private const int FindsNotKept = 16;
+    // once (a message of one small object). Keys are kept once the session has been asked for this many, found or
+    // added; until then the writer asks the session as .NET's writer does, with nothing read or kept beside it. Adds
+    // count: a session reset per message adds each string once, and counting only finds kept the second use of each
+    // as a lookup as well (W3's session names reset per message; benchmarks/HISTORY.md, runs 1043 on).
+    private const int AskedNotKept = 16;
 
     private Entry[]? _entries;
     private Entry[]? _kept;         // the entries while keys are kept in this document, else null (Keeping)
     private int _document;          // the entries' stamp: Forget moves it on
     private int _sessionKeyCount;   // the session's count of keys the entries were kept at
-    private int _finds;             // strings the session's lookup found since Forget, counted until keeping starts
+    private int _asked;             // strings asked of the session since Forget, counted until keeping starts
 
     private struct Entry
     {
@@ -70,7 +72,7 @@ internal struct SessionKeyCache
     {
         // After 2^32 documents, entries stamped with this number long ago would be taken as current.
         if (++_document == 0) ClearEntries();
-        _finds = 0;
+        _asked = 0;
         _kept = null;
     }
 
@@ -97,7 +99,7 @@ internal struct SessionKeyCache
     /// <summary>
     /// A string's key when none is kept for it: the session's lookup, else an add. A count of the session's keys other
     /// than the one the entries were kept at (a reset, or another's add) drops them first, and keeping starts again
-    /// after <see cref="FindsNotKept"/> more finds.
+    /// after <see cref="AskedNotKept"/> more strings asked.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private long Find(XmlBinaryWriterSession session, XmlDictionaryString s)
@@ -107,17 +109,20 @@ internal struct SessionKeyCache
             int count = WriterSessionAccess.NextKey(session);
             if (count != _sessionKeyCount) CountChanged(count);
         }
+        else if (++_asked > AskedNotKept)
+        {
+            StartKeeping(session);
+        }
         if (WriterSessionAccess.TryLookup(session, s, out int key))
         {
             if (Keeping) Keep(s, key);
-            else if (++_finds > FindsNotKept) StartKeeping(session);
             return key;
         }
         return Add(session, s, out key) ? key : NotFound;
     }
 
     /// <summary>
-    /// Whether keys are being kept in this document: until the session's lookup has found <see cref="FindsNotKept"/>
+    /// Whether keys are being kept in this document: until the session has been asked for <see cref="AskedNotKept"/>
     /// strings, nothing is kept, looked for, or checked (the session's count of keys is first read when keeping starts).
     /// </summary>
     private readonly bool Keeping => _kept is not null;
