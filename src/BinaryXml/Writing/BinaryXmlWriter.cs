@@ -781,9 +781,9 @@ public sealed partial class BinaryXmlWriter : IDisposable
             key = s.Key * 2;
             return true;
         }
-        if (_dictionary is not null && _dictionary.TryLookup(s, out XmlDictionaryString? t))
+        if (_dictionary is not null && FindInDictionary(_dictionary, s) is int found and >= 0)
         {
-            key = t.Key * 2;
+            key = found * 2;
             return true;
         }
         if (_session is not null && _scratch!.SessionKeys.TryGetKey(_session, s, out int sessionKey))
@@ -794,4 +794,14 @@ public sealed partial class BinaryXmlWriter : IDisposable
         key = -1;
         return false;
     }
+
+    /// <summary>
+    /// The key of a string of another dictionary in the static dictionary (by value, as its lookup finds it), or -1.
+    /// Out of line: the lookup's <see langword="out"/> string, inlined into a caller's loop with the rest of
+    /// <see cref="TryGetKey"/>, was a reference on the stack cleared on every element, also where no static dictionary
+    /// is used (W3's prefixed names; benchmarks/HISTORY.md, runs 1043 on).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int FindInDictionary(IXmlDictionary dictionary, XmlDictionaryString s) =>
+        dictionary.TryLookup(s, out XmlDictionaryString? t) ? t.Key : -1;
 }
