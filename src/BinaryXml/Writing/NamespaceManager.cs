@@ -46,8 +46,9 @@ public sealed partial class BinaryXmlWriter
         /// The prefix and namespace (the caller's references) of the last <see cref="IsBound"/> that held: a loop of
         /// prefixed elements in one namespace compares two references, where the search of the declarations was a
         /// call. Apart from the cache above, whose answers must stay .NET's (its cache compares namespaces by value):
-        /// this one answers only for the same two references. Cleared by <see cref="Forget"/> (a declaration added) and
-        /// when any declaration's scope ends.
+        /// this one answers only for the same two references. Cleared by <see cref="Forget"/> (a declaration added, a
+        /// document started) and when any declaration's scope ends: the prefix only, as no prefix matches a null one
+        /// (one store less on the reset path that a one-element document inlines).
         /// </summary>
         private string? _boundPrefix, _boundUri;
 
