@@ -567,7 +567,10 @@ public sealed partial class BinaryXmlWriter : IDisposable
     private void WriteNodeWithId(RecordType type, int id)
     {
         Span<byte> span = BeginNode(type, MultiByteInt31.MaxLength);
-        _pending += 1 + MultiByteInt31.Write(span, id);
+        // The id first, then the count: `_pending += 1 + Write(…)` reads the count before the id's write, whose long
+        // form is a call, and the count went through the stack on every record (W3's dictionary names).
+        int written = MultiByteInt31.Write(span, id);
+        _pending += 1 + written;
     }
 
     /// <summary>Marks the text record whose type byte is at <paramref name="position"/> as the fold candidate.</summary>
