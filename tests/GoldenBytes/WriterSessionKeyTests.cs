@@ -179,8 +179,8 @@ public sealed class WriterSessionKeyTests
     [Fact]
     public void A_session_reset_before_each_document_is_written_as_in_box()
     {
-        // Each document adds its strings again: keys are kept from the seventeenth string asked, an add, so the
-        // adds that follow (an add moves the session's count on by one) and the lookups after them are kept alike.
+        // Each document adds its strings again, and keeping starts at the seventeenth string asked, an add: the adds
+        // after it move the session's count on in step with the writer's, and the keys its lookups find are kept.
         Step document = Document(Repeated(20, 80));
         Step reset = run => run.Session.Reset();
         AssertSameAsInBox(() => new CountingSession(), document, reset, document, reset, document);
