@@ -26,7 +26,7 @@ public sealed class SampleAndToolTests
     /// <summary>Writes <paramref name="bytes"/> to a file of that name in a new temporary folder; returns its path.</summary>
     internal static string WriteTemp(string name, byte[] bytes)
     {
-        string file = Path.Combine(Directory.CreateTempSubdirectory().FullName, name);
+        string file = Path.Combine(TempFolders.Create(), name);
         File.WriteAllBytes(file, bytes);
         return file;
     }
@@ -38,7 +38,7 @@ public sealed class SampleAndToolTests
     {
         // A Via beginning with '@' (fuzz finding nmf-crash-f51c7c99b089), and a file named so: System.CommandLine would
         // read each as the name of a response file of more arguments.
-        string folder = Directory.CreateTempSubdirectory().FullName;
+        string folder = TempFolders.Create();
         string xml = Path.Combine(folder, "@message.xml");
         File.Copy(SamplePath("nettcp-stream.types.xml"), xml);
         string stream = Path.Combine(folder, "stream.bin");
@@ -84,7 +84,7 @@ public sealed class SampleAndToolTests
         (int exit, string output, string error) = Binxml("decode", "--types", "--indent", SamplePath("nettcp-stream.bin"));
         Assert.True(exit == 0, error);
         Assert.Equal(File.ReadAllText(SamplePath("nettcp-stream.types.xml"), Encoding.UTF8).ReplaceLineEndings("\n"), output);
-        string stream = Path.Combine(Directory.CreateTempSubdirectory().FullName, "stream.bin");
+        string stream = Path.Combine(TempFolders.Create(), "stream.bin");
         (exit, _, error) = Binxml("encode", "--format", "nmf", "--via", "net.tcp://localhost:8000/orders", "--ignore-whitespace", "--output", stream, "--output-format", "binary", SamplePath("nettcp-stream.types.xml"));
         Assert.True(exit == 0, error);
         Assert.Equal(Hex.Format(File.ReadAllBytes(SamplePath("nettcp-stream.bin"))), Hex.Format(File.ReadAllBytes(stream)));
@@ -120,7 +120,7 @@ public sealed class SampleAndToolTests
     {
         byte[] bytes = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
         string expected = Xml("msbin1-request.bin");
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string hexFile = Path.Combine(dir, "m.hex");
         File.WriteAllText(hexFile, string.Join("\n", bytes.Chunk(16).Select(c => string.Join(" ", c.Select(b => "0x" + b.ToString("x2"))))));
         Assert.Equal(expected, Binxml("decode", "--input", "hex", hexFile).Out);
@@ -146,7 +146,7 @@ public sealed class SampleAndToolTests
     [Fact]
     public void Decode_with_a_private_dictionary_and_indent()
     {
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string dict = Path.Combine(dir, "dict.tsv");
         File.WriteAllText(dict, "0x0A\tOrder\n0x0C\tId\n0x03\tsessionName\n");
         string doc = Path.Combine(dir, "doc.bin");
@@ -189,7 +189,7 @@ public sealed class SampleAndToolTests
     [InlineData("nbfx")]
     public void Decode_then_encode_round_trips_to_the_same_xml(string format)
     {
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string[] xmlFiles = new[] { "msbin1-request.xml", "session/message-1.xml", "session/message-3.xml" }
             .Select(f => { string to = Path.Combine(dir, Path.GetFileName(f)); File.Copy(SamplePath(f), to); return to; }).ToArray();
         string outDir = Path.Combine(dir, "out");
@@ -204,7 +204,7 @@ public sealed class SampleAndToolTests
     [Fact]
     public void Encode_to_nmf_uses_the_static_dictionary_and_one_session()
     {
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string a = Path.Combine(dir, "a.xml"), b = Path.Combine(dir, "b.xml");
         File.Copy(SamplePath("session/message-1.xml"), a);
         File.Copy(SamplePath("session/message-2.xml"), b);
@@ -221,7 +221,7 @@ public sealed class SampleAndToolTests
     [Fact]
     public void Encode_honours_type_markers()
     {
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string file = Path.Combine(dir, "t.xml");
         File.WriteAllText(file, "<v xmlns:t=\"urn:binaryxml:types\"><n t:type=\"int\">300</n><s>300</s><d t:type=\"double\">0.5</d></v>");
         (int exit, string hex, _) = Binxml("encode", "--format", "nbfx", file);
@@ -243,7 +243,7 @@ public sealed class SampleAndToolTests
         (_, _, string session) = Binxml("decode", "--format", "msbin1", SamplePath("session/message-1.bin"));
         Assert.Contains("try --format msbinsession1", session);
 
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string broken = Path.Combine(dir, "broken.bin");
         byte[] bytes = File.ReadAllBytes(SamplePath("msbin1-request.bin"));
         File.WriteAllBytes(broken, bytes[..40]);
@@ -476,7 +476,7 @@ public sealed class SampleAndToolTests
     public void Auto_detects_gzip_and_deflate()
     {
         byte[] bytes = File.ReadAllBytes(SamplePath("session/message-1.bin"));
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         foreach ((BinaryXml.Soap.MessageCompression c, string name) in new[] { (BinaryXml.Soap.MessageCompression.GZip, "gzip"), (BinaryXml.Soap.MessageCompression.Deflate, "deflate") })
         {
             string file = Path.Combine(dir, name + ".bin");

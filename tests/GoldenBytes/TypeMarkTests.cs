@@ -177,7 +177,7 @@ public sealed class TypeMarkTests
         string file = WriteTemp("messages.xml", Encoding.UTF8.GetBytes(marked));
         foreach (string format in new[] { "nmf", "msbinsession1", "msbin1", "nbfx" })
         {
-            string output = Path.Combine(Directory.CreateTempSubdirectory().FullName, "out");
+            string output = Path.Combine(TempFolders.Create(), "out");
             (exit, _, error) = Binxml("encode", "--format", format, "--compress", compression, "--via", "net.tcp://localhost:8000/orders", "--output", output, "--output-format", "binary", file);
             Assert.True(exit == 0, error);
             string[] encoded = format == "nmf" ? [output] : Enumerable.Range(1, 3).Select(i => Path.Combine(output, $"messages-{i}.bin")).ToArray();
@@ -215,7 +215,7 @@ public sealed class TypeMarkTests
         Assert.True(exit == 0, error);
         Assert.Contains("id 203 (session 101) = \"AQuiteLongMemberNameNumber099\"", dump);
 
-        string output = Path.Combine(Directory.CreateTempSubdirectory().FullName, "again.bin");
+        string output = Path.Combine(TempFolders.Create(), "again.bin");
         (exit, _, error) = Binxml("encode", "--format", "msbinsession1", "--max-session-size", "8192", "--output", output, "--output-format", "binary", WriteTemp("big.xml", Encoding.UTF8.GetBytes(xml)));
         Assert.True(exit == 0, error);
         Assert.Equal(Convert.ToHexString(message), Convert.ToHexString(File.ReadAllBytes(output)));
@@ -241,7 +241,7 @@ public sealed class TypeMarkTests
     {
         (int exit, string xml, string error) = Binxml(["decode", .. decodeOptions, .. inputs]);
         Assert.True(exit == 0, error);
-        string dir = Directory.CreateTempSubdirectory().FullName;
+        string dir = TempFolders.Create();
         string file = Path.Combine(dir, "messages.xml");
         File.WriteAllText(file, xml);
         string output = Path.Combine(dir, format == "nmf" ? "stream.bin" : "out");
