@@ -78,7 +78,8 @@ public sealed partial class DictionaryWriterContractTests
     {
         // DataContractSerializer names its elements with strings of its own XmlDictionary. The writer asks its static
         // dictionary for such a string (IXmlDictionary.TryLookup(XmlDictionaryString)): a dictionary that answers by
-        // value gives its id; MC-NBFS and XmlDictionary answer only for their own strings, so it is written inline.
+        // value gives its id; MC-NBFS and XmlDictionary answer only for their own strings, so it is written inline
+        // (the native writer does not ask them: a type derived from XmlDictionary is asked, as it may answer by value).
         var foreign = new XmlDictionary();
         XmlDictionaryString envelope = foreign.Add("Envelope"), body = foreign.Add("Body"), soap = foreign.Add("http://www.w3.org/2003/05/soap-envelope"), other = foreign.Add("other");
         void Calls(XmlDictionaryWriter w)
@@ -95,15 +96,19 @@ public sealed partial class DictionaryWriterContractTests
         var byValue = new ByValueDictionary("Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
         string mapped = Same(Calls, byValue).Hex;
         string nbfs = Same(Calls, Soap.NbfsDictionary.Instance).Hex;
-        string own = Same(Calls, new XmlDictionary()).Hex;
+        var sameValues = new XmlDictionary();
+        foreach (string value in new[] { "Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope" }) sameValues.Add(value);
+        var derived = new ByValueXmlDictionary("Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        string own = Same(Calls, sameValues).Hex;
         string none = Same(Calls).Hex;
-        // The by-value dictionary's ids are used; the others write the names inline, as without a dictionary.
+        // The by-value dictionaries' ids are used; the others write the names inline, as without a dictionary.
         Assert.NotEqual(none, mapped);
+        Assert.Equal(mapped, Same(Calls, derived).Hex);
         Assert.Equal(none, nbfs);
         Assert.Equal(none, own);
 
-        // The native writer asks the same way.
-        foreach (IXmlDictionary d in new IXmlDictionary[] { byValue, Soap.NbfsDictionary.Instance })
+        // The native writer gives the same bytes.
+        foreach (IXmlDictionary d in new IXmlDictionary[] { byValue, derived, Soap.NbfsDictionary.Instance, sameValues })
         {
             var output = new System.Buffers.ArrayBufferWriter<byte>();
             using (var w = new BinaryXmlWriter(output, d))
@@ -117,8 +122,20 @@ public sealed partial class DictionaryWriterContractTests
                 w.WriteEndElement();
                 w.WriteEndElement();
             }
-            Assert.Equal(ReferenceEquals(d, byValue) ? mapped : nbfs, Hex.Format(output.WrittenSpan.ToArray()));
+            Assert.Equal(d is ByValueDictionary or ByValueXmlDictionary ? mapped : nbfs, Hex.Format(output.WrittenSpan.ToArray()));
         }
+    }
+
+    /// <summary>An <see cref="XmlDictionary"/> that also answers for another dictionary's string of a value it holds.</summary>
+    private sealed class ByValueXmlDictionary : XmlDictionary
+    {
+        public ByValueXmlDictionary(params string[] values)
+        {
+            foreach (string value in values) Add(value);
+        }
+
+        public override bool TryLookup(XmlDictionaryString value, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out XmlDictionaryString? result)
+            => TryLookup(value.Value, out result);
     }
 
     /// <summary>A static dictionary of a few strings that answers for any dictionary's string of the same value.</summary>
