@@ -48,5 +48,6 @@ internal static class AsciiText
     }
 
     /// <summary>Four bytes widened to four characters, as one word.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static ulong Widen(uint quad) => Vector128.WidenLower(Vector128.CreateScalarUnsafe(quad).AsByte()).AsUInt64().ToScalar();
 }

@@ -2107,9 +2107,11 @@ public sealed partial class BinaryXmlDictionaryReader : XmlDictionaryReader, IXm
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool InputLocalNameEquals(ref string? atom, int start, int length, ReadOnlySpan<char> value)
     {
-        ReadOnlySpan<byte> utf8 = Data.Slice(start, length);
-        // As InlineEquals: UTF-8 no longer than the value is equal to it only as ASCII.
-        return AsciiText.Equals(utf8, value) || (length > value.Length && NonAsciiLocalNameEquals(ref atom, start, length, value));
+        // As InlineEquals: UTF-8 no longer than the value is equal to it only as ASCII, and UTF-8 of the value's length
+        // only as its ASCII. Each way ends in its one call, so that nothing is kept across a call and the common case,
+        // an ASCII name, saves no registers (it had taken a tenth of R1 through this reader in the harness).
+        if (length != value.Length) return length > value.Length && NonAsciiLocalNameEquals(ref atom, start, length, value);
+        return AsciiText.Equals(Data.Slice(start, length), value);
     }
 
     /// <summary>A local name longer in UTF-8 than the value, atomized into <paramref name="atom"/> and compared unless it is ASCII (then it is not the value).</summary>
