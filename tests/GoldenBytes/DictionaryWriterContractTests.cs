@@ -93,12 +93,15 @@ public sealed partial class DictionaryWriterContractTests
             w.WriteEndElement();
             w.WriteEndElement();
         }
-        var byValue = new ByValueDictionary("Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        // Three dictionaries of the same values, none of them the names' own: by value through the interface, an
+        // XmlDictionary, and a type derived from it that answers by value.
+        string[] values = ["Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope"];
+        var byValue = new ByValueDictionary(values);
         string mapped = Same(Calls, byValue).Hex;
         string nbfs = Same(Calls, Soap.NbfsDictionary.Instance).Hex;
         var sameValues = new XmlDictionary();
-        foreach (string value in new[] { "Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope" }) sameValues.Add(value);
-        var derived = new ByValueXmlDictionary("Body", "Envelope", "http://www.w3.org/2003/05/soap-envelope");
+        foreach (string value in values) sameValues.Add(value);
+        var derived = new ByValueXmlDictionary(values);
         string own = Same(Calls, sameValues).Hex;
         string none = Same(Calls).Hex;
         // The by-value dictionaries' ids are used; the others write the names inline, as without a dictionary.
